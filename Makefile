@@ -1,0 +1,112 @@
+# perfsift - one non-recursive Makefile.
+#   make                 libparse (static + shared) and ./perfsift
+#   make check           unit tests + differential tests against real perf
+#   make check SANITIZE=1  the same, built with ASan+UBSan in build-san/
+#   make install PREFIX=/usr/local [DESTDIR=...]
+#   make deps            install the Debian packages that are missing
+#   make bench           time perfsift against perf on a large capture
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+LIBDIR   ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR   ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+VERSION  := 0.1.0
+
+PKGS     := libtraceevent jansson sqlite3 libelf libdw libzstd
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+ifeq ($(SANITIZE),1)
+BUILD    := build-san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+BUILD    := build
+SANFLAGS :=
+endif
+
+PS_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
+	-Ilibparse/include $(PKG_CFLAGS) $(SANFLAGS)
+LIB_CFLAGS := $(PS_CFLAGS) -fPIC -fvisibility=hidden
+
+LIB_SRC  := $(wildcard libparse/*.c)
+CMD_SRC  := $(wildcard cmd/*.c)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ  := $(CMD_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+ifeq ($(SANITIZE),1)
+PROG     := $(BUILD)/perfsift
+else
+PROG     := perfsift
+endif
+
+all: $(PROG) $(BUILD)/libperfsift.a $(BUILD)/libperfsift.so
+
+$(BUILD)/libparse/%.o: libparse/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(LIB_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/cmd/%.o: cmd/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PS_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/libperfsift.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(BUILD)/libperfsift.so: $(LIB_OBJ) libparse/perfsift.map
+	$(CC) -shared -Wl,-soname,libperfsift.so.0 -Wl,--version-script=libparse/perfsift.map \
+		$(SANFLAGS) $(LDFLAGS) -o $@ $(LIB_OBJ) $(PKG_LIBS) $(LDLIBS)
+
+$(PROG): $(CMD_OBJ) $(BUILD)/libperfsift.a
+	$(CC) $(SANFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libperfsift.a $(PKG_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfsift.a tests/harness.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PS_CFLAGS) -Itests $(CFLAGS) $< -o $@ $(BUILD)/libperfsift.a \
+		$(PKG_LIBS) $(LDLIBS)
+
+# The public header must stand alone under -pedantic.
+$(BUILD)/tests/headertest.o: libparse/include/perfsift.h
+	@mkdir -p $(dir $@)
+	echo '#include "perfsift.h"' | $(CC) -std=c11 -pedantic -Wall -Wextra -Werror \
+		-Ilibparse/include -x c -c - -o $@
+
+check: all $(UNIT_BIN) $(BUILD)/tests/headertest.o
+	@PERFSIFT=$(abspath $(PROG)) BUILD=$(BUILD) tests/run.sh $(UNIT_BIN)
+
+bench: all
+	tests/bench.sh $(abspath $(PROG))
+
+deps:
+	tests/deps.sh
+
+perfsift.pc: libparse/perfsift.pc.in
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|' $< > $@
+
+install: all perfsift.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/perfsift
+	install -m 644 $(BUILD)/libperfsift.a $(DESTDIR)$(LIBDIR)/libperfsift.a
+	install -m 755 $(BUILD)/libperfsift.so $(DESTDIR)$(LIBDIR)/libperfsift.so.0
+	ln -sf libperfsift.so.0 $(DESTDIR)$(LIBDIR)/libperfsift.so
+	install -m 644 libparse/include/perfsift.h $(DESTDIR)$(INCLUDEDIR)/perfsift.h
+	install -m 644 perfsift.pc $(DESTDIR)$(PKGCONFIGDIR)/perfsift.pc
+	install -m 644 cmd/perfsift.1 $(DESTDIR)$(MANDIR)/man1/perfsift.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/perfsift $(DESTDIR)$(LIBDIR)/libperfsift.a \
+		$(DESTDIR)$(LIBDIR)/libperfsift.so $(DESTDIR)$(LIBDIR)/libperfsift.so.0 \
+		$(DESTDIR)$(INCLUDEDIR)/perfsift.h $(DESTDIR)$(PKGCONFIGDIR)/perfsift.pc \
+		$(DESTDIR)$(MANDIR)/man1/perfsift.1
+
+clean:
+	rm -rf build build-san perfsift perfsift.pc
+
+.PHONY: all check bench deps install uninstall clean
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * common.c - shared subcommand plumbing (see common.h). Never decodes.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include "common.h"
+
+static int quiet_warnings;
+
+int cmd_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "perfsift %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'perfsift %s --help'.\n", cmd);
+    return EXIT_USAGE;
+}
+
+static void print_warning(void *ctx, const ps_error *w)
+{
+    if (!quiet_warnings)
+        fprintf(stderr, "perfsift %s: warning: %s\n", (const char *)ctx, w->msg);
+}
+
+ps_session *cmd_open(const char *cmd, const input_opts *in)
+{
+    ps_open_opts o = PS_OPEN_OPTS_INIT;
+    ps_session *s;
+    ps_error err;
+
+    quiet_warnings = in->quiet;
+    o.attr_path = in->attr_path;
+    o.ring_form = in->ring_form;
+    o.keep_going = in->keep_going;
+    o.ordered = in->ordered;
+    o.warn = print_warning;
+    o.warn_ctx = (void *)cmd;
+    if (ps_session_open(&s, in->path ? in->path : "perf.data", &o, &err) < 0) {
+        fprintf(stderr, "perfsift %s: %s\n", cmd, err.msg);
+        return NULL;
+    }
+    return s;
+}
+
+int cmd_input_option(const char *cmd, input_opts *in, int c, const char *arg)
+{
+    switch (c) {
+    case 'i': in->path = arg; return 1;
+    case 'q': in->quiet = 1; return 1;
+    case OPT_ATTR: in->attr_path = arg; return 1;
+    case OPT_KEEP_GOING: in->keep_going = 1; return 1;
+    case OPT_ORDERED: in->ordered = 1; return 1;
+    case OPT_RING_FORM:
+        if (strcmp(arg, "auto") == 0) in->ring_form = PS_RING_AUTO;
+        else if (strcmp(arg, "stream") == 0) in->ring_form = PS_RING_STREAM;
+        else if (strcmp(arg, "snapshot") == 0) in->ring_form = PS_RING_SNAPSHOT;
+        else {
+            cmd_usage_error(cmd, "--ring-form must be auto, stream or snapshot, not '%s'", arg);
+            return -1;
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int cmd_input_error(const char *cmd, const ps_error *err)
+{
+    fprintf(stderr, "perfsift %s: %s\n", cmd, err->msg);
+    return EXIT_BADINPUT;
+}
+
+int cmd_finish_stdout(const char *cmd, int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+        if (errno != EPIPE)
+            fprintf(stderr, "perfsift %s: error writing output: %s\n", cmd, strerror(errno));
+        return EXIT_BADINPUT;
+    }
+    return rc;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * common.h - what every perfsift subcommand shares: exit codes, usage
+ * errors, opening a session with warnings printed, and the --attr/ring
+ * options every reader accepts. Uses only perfsift.h.
+ */
+#ifndef PS_CMD_COMMON_H
+#define PS_CMD_COMMON_H
+
+#include <stdio.h>
+#include "perfsift.h"
+
+enum { EXIT_OK = 0, EXIT_BADINPUT = 1, EXIT_USAGE = 2 };
+
+/* Options shared by every command that reads a capture. */
+typedef struct input_opts {
+    const char *path;           /* default "perf.data" */
+    const char *attr_path;      /* --attr */
+    int         ring_form;      /* --ring-form */
+    int         keep_going;
+    int         ordered;
+    int         quiet;
+} input_opts;
+
+/** Print "perfsift CMD: msg" and the --help hint to stderr; returns EXIT_USAGE. */
+int cmd_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/** Open in->path with the options; on failure prints the error, returns NULL. */
+ps_session *cmd_open(const char *cmd, const input_opts *in);
+
+/** Handle one shared option (getopt value c with optarg); 1 if handled,
+ * 0 if not ours, -1 on a bad value (message printed). */
+int cmd_input_option(const char *cmd, input_opts *in, int c, const char *arg);
+
+/* getopt_long codes of the shared options */
+enum { OPT_ATTR = 1000, OPT_RING_FORM, OPT_KEEP_GOING, OPT_ORDERED };
+
+#define INPUT_LONG_OPTS \
+    { "attr", required_argument, NULL, OPT_ATTR }, \
+    { "ring-form", required_argument, NULL, OPT_RING_FORM }, \
+    { "keep-going", no_argument, NULL, OPT_KEEP_GOING }, \
+    { "ordered", no_argument, NULL, OPT_ORDERED }, \
+    { "input", required_argument, NULL, 'i' }, \
+    { "quiet", no_argument, NULL, 'q' }
+
+#define INPUT_USAGE \
+"  -i, --input FILE      capture to read (also the first argument); default\n" \
+"                        perf.data, '-' for standard input\n" \
+"      --attr FILE       read FILE as a raw ring dump; FILE holds the event\n" \
+"                        attr(s): JSON (schemas/attr.schema.json) or binary\n" \
+"                        struct perf_event_attr\n" \
+"      --ring-form F     auto, stream (drained records) or snapshot (control\n" \
+"                        page + data pages); default auto\n" \
+"      --keep-going      skip a bad record with a warning instead of stopping\n" \
+"      --ordered         deliver records in time order (FINISHED_ROUND rounds)\n" \
+"  -q, --quiet           no warnings\n"
+
+/** Report the error that ended a record loop; returns EXIT_BADINPUT. */
+int cmd_input_error(const char *cmd, const ps_error *err);
+
+/** fclose(stdout) and report a write error; returns rc or EXIT_BADINPUT. */
+int cmd_finish_stdout(const char *cmd, int rc);
+
+/* Subcommands */
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+#endif /* PS_CMD_COMMON_H */

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * info.c - perfsift info: the capture's header, features, event table and
+ * record counts. Mirrors `perf report --header-only -I` (--header, printed
+ * by header_print.c) and `perf report --stats` (--stats), byte for byte.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "header_print.h"
+
+static const char usage_text[] =
+"usage: perfsift info [options] [FILE]\n"
+"\n"
+"Show what a capture holds. With no option: the header and features, the\n"
+"event table and the record counts.\n"
+"\n"
+"  -s, --stats           record counts, exactly as 'perf report --stats'\n"
+"  -H, --header          header and features, exactly as\n"
+"                        'perf report --header-only -I'\n"
+"  -e, --events          the event table (name, type, config, sample_type,\n"
+"                        read_format, flags)\n"
+"  -j, --json            all of the above as one JSON document\n"
+INPUT_USAGE
+"  -h, --help            this text\n"
+"\n"
+"Examples:\n"
+"  perfsift info --stats perf.data\n"
+"  perf record -o - -- ./prog | perfsift info -\n";
+
+static const struct option long_opts[] = {
+    { "stats", no_argument, NULL, 's' },
+    { "header", no_argument, NULL, 'H' },
+    { "events", no_argument, NULL, 'e' },
+    { "json", no_argument, NULL, 'j' },
+    { "help", no_argument, NULL, 'h' },
+    INPUT_LONG_OPTS,
+    { NULL, 0, NULL, 0 }
+};
+
+#define NR_TYPES 128
+
+/* Counts as perf report --stats keeps them: per record type for the whole
+ * file, and per event the samples delivered (after PERF_SAMPLE_READ
+ * splitting) and the samples lost. */
+typedef struct stats {
+    uint64_t total;
+    uint64_t nr[NR_TYPES];
+    uint64_t *samples;          /* per evsel */
+    uint64_t *lost_samples;     /* per evsel */
+    size_t    nr_evsels;
+    /* last READ value per event id, for the period deltas perf uses */
+    uint64_t *ids, *vals;       /* ids stored +1 so 0 marks a free slot */
+    size_t    slots, used;
+} stats;
+
+static int stats_grow(stats *st, size_t nr_evsels)
+{
+    size_t i;
+
+    if (nr_evsels <= st->nr_evsels)
+        return 0;
+    if ((st->samples = realloc(st->samples, nr_evsels * 8)) == NULL ||
+        (st->lost_samples = realloc(st->lost_samples, nr_evsels * 8)) == NULL)
+        return -1;
+    for (i = st->nr_evsels; i < nr_evsels; i++)
+        st->samples[i] = st->lost_samples[i] = 0;
+    st->nr_evsels = nr_evsels;
+    return 0;
+}
+
+/* Open-addressing map id -> last value; a new slot starts at 0. */
+static uint64_t *last_value(stats *st, uint64_t id)
+{
+    size_t i, mask;
+
+    if ((st->used + 1) * 2 > st->slots) {
+        size_t n = st->slots ? st->slots * 2 : 1024, j;
+        uint64_t *ids = calloc(n, 8), *vals = calloc(n, 8);
+
+        if (ids == NULL || vals == NULL) {
+            free(ids);
+            free(vals);
+            return NULL;
+        }
+        for (j = 0; j < st->slots; j++) {
+            if (st->ids[j] == 0)
+                continue;
+            for (i = (size_t)(st->ids[j] * 0x9E3779B97F4A7C15ull) & (n - 1); ids[i];
+                 i = (i + 1) & (n - 1))
+                ;
+            ids[i] = st->ids[j];
+            vals[i] = st->vals[j];
+        }
+        free(st->ids);
+        free(st->vals);
+        st->ids = ids;
+        st->vals = vals;
+        st->slots = n;
+    }
+    mask = st->slots - 1;
+    for (i = (size_t)((id + 1) * 0x9E3779B97F4A7C15ull) & mask;; i = (i + 1) & mask) {
+        if (st->ids[i] == id + 1)
+            return &st->vals[i];
+        if (st->ids[i] == 0) {
+            st->ids[i] = id + 1;
+            st->used++;
+            return &st->vals[i];
+        }
+    }
+}
+
+/* perf splits a PERF_SAMPLE_READ sample into one sample per read value,
+ * whose period is the value's increase since the same id's last sample;
+ * zero increases deliver nothing. */
+static void count_read_sample(stats *st, ps_session *s, const ps_sample *smp)
+{
+    uint64_t i;
+
+    for (i = 0; i < smp->read.nr; i++) {
+        const ps_read_value *v = &smp->read.values[i];
+        const ps_evsel *e = ps_session_evsel_by_id(s, v->id);
+        uint64_t *last = last_value(st, v->id);
+        uint64_t period;
+
+        if (e == NULL || last == NULL)
+            continue;
+        period = v->value - *last;
+        *last = v->value;
+        if (period)
+            st->samples[e->idx]++;
+    }
+}
+
+static void count_event(stats *st, ps_session *s, const ps_event *ev)
+{
+    st->total++;
+    if (ev->type < NR_TYPES)
+        st->nr[ev->type]++;
+    if (stats_grow(st, ps_session_nr_evsels(s)) < 0 || ev->evsel == NULL)
+        return;
+    if (ev->type == PERF_RECORD_SAMPLE) {
+        if (ev->u.sample.sample_type & PERF_SAMPLE_READ)
+            count_read_sample(st, s, &ev->u.sample);
+        else
+            st->samples[ev->evsel->idx]++;
+    } else if (ev->type == PERF_RECORD_LOST_SAMPLES) {
+        st->lost_samples[ev->evsel->idx] += ev->u.lost_samples.lost;
+    }
+}
+
+static void stats_free(stats *st)
+{
+    free(st->samples);
+    free(st->lost_samples);
+    free(st->ids);
+    free(st->vals);
+}
+
+static void print_stats(FILE *out, const stats *st, ps_session *s)
+{
+    size_t i;
+
+    fprintf(out, "\nAggregated stats:\n");
+    fprintf(out, "%16s events: %10d\n", "TOTAL", (int)st->total);
+    for (i = 1; i < NR_TYPES; i++) {
+        const char *name = ps_record_type_name((uint32_t)i);
+
+        if (name == NULL || st->nr[i] == 0)
+            continue;
+        fprintf(out, "%16s events: %10d  (%4.1f%%)\n", name, (int)st->nr[i],
+                st->total ? 100.0 * (double)st->nr[i] / (double)st->total : 0.0);
+    }
+    for (i = 0; i < ps_session_nr_evsels(s) && i < st->nr_evsels; i++) {
+        if (st->samples[i] == 0 && st->lost_samples[i] == 0)
+            continue;
+        fprintf(out, "%s stats:\n", ps_session_evsel(s, i)->name);
+        if (st->samples[i])
+            fprintf(out, "%16s events: %10d\n", "SAMPLE", (int)st->samples[i]);
+        if (st->lost_samples[i])
+            fprintf(out, "%16s events: %10d\n", "LOST_SAMPLES", (int)st->lost_samples[i]);
+    }
+}
+
+static void print_events(FILE *out, ps_session *s)
+{
+    size_t i;
+
+    fprintf(out, "# events\n");
+    for (i = 0; i < ps_session_nr_evsels(s); i++) {
+        const ps_evsel *e = ps_session_evsel(s, i);
+        char st[512], rf[128] = "";
+
+        ps_sample_type_str(st, sizeof(st), e->attr.sample_type);
+        if (e->attr.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) strcat(rf, "|TOTAL_TIME_ENABLED");
+        if (e->attr.read_format & PERF_FORMAT_TOTAL_TIME_RUNNING) strcat(rf, "|TOTAL_TIME_RUNNING");
+        if (e->attr.read_format & PERF_FORMAT_ID) strcat(rf, "|ID");
+        if (e->attr.read_format & PERF_FORMAT_GROUP) strcat(rf, "|GROUP");
+        if (e->attr.read_format & PERF_FORMAT_LOST) strcat(rf, "|LOST");
+        fprintf(out, "%zu: name=%s type=%u config=0x%llx sample_type=%s read_format=%s "
+                     "flags=0x%llx ids=%llu\n", i, e->name, e->attr.type,
+                (unsigned long long)e->attr.config, st[0] ? st : "0",
+                rf[0] ? rf + 1 : "0", (unsigned long long)e->attr.flags,
+                (unsigned long long)e->nr_ids);
+    }
+}
+
+static json_t *events_json(ps_session *s)
+{
+    json_t *arr = json_array();
+    size_t i;
+
+    for (i = 0; i < ps_session_nr_evsels(s); i++) {
+        const ps_evsel *e = ps_session_evsel(s, i);
+        json_t *ids = json_array();
+        char st[512];
+        uint64_t j;
+
+        ps_sample_type_str(st, sizeof(st), e->attr.sample_type);
+        for (j = 0; j < e->nr_ids; j++)
+            json_array_append_new(ids, json_integer((json_int_t)e->ids[j]));
+        json_array_append_new(arr, json_pack("{s:s?, s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:o}",
+            "name", e->name, "type", (json_int_t)e->attr.type,
+            "config", (json_int_t)e->attr.config,
+            "sample_type", (json_int_t)e->attr.sample_type, "sample_type_names", st,
+            "read_format", (json_int_t)e->attr.read_format,
+            "flags", (json_int_t)e->attr.flags,
+            "sample_period", (json_int_t)e->attr.sample_period, "ids", ids));
+    }
+    return arr;
+}
+
+static json_t *stats_json(const stats *st, ps_session *s)
+{
+    json_t *types = json_object(), *per = json_object();
+    size_t i;
+
+    for (i = 1; i < NR_TYPES; i++)
+        if (st->nr[i])
+            json_object_set_new(types, ps_record_type_name((uint32_t)i) ?
+                                ps_record_type_name((uint32_t)i) : "UNKNOWN",
+                                json_integer((json_int_t)st->nr[i]));
+    for (i = 0; i < ps_session_nr_evsels(s) && i < st->nr_evsels; i++)
+        json_object_set_new(per, ps_session_evsel(s, i)->name,
+                            json_pack("{s:I, s:I}", "SAMPLE", (json_int_t)st->samples[i],
+                                      "LOST_SAMPLES", (json_int_t)st->lost_samples[i]));
+    return json_pack("{s:I, s:o, s:o}", "total", (json_int_t)st->total, "records", types,
+                     "events", per);
+}
+
+static json_t *header_json(ps_session *s)
+{
+    const ps_header *h = ps_session_header(s);
+    const ps_features *f = ps_session_features(s);
+    static const char *const containers[] = { "file", "pipe", "directory", "ring" };
+    json_t *feats = json_array();
+    unsigned i;
+
+    for (i = 1; i < PS_HEADER_FEAT_BITS; i++)
+        if (ps_features_has(f, i) || ((h->features[i / 64] >> (i % 64)) & 1))
+            json_array_append_new(feats, json_string(ps_feature_name(i) ? ps_feature_name(i)
+                                                                         : "UNKNOWN"));
+    return json_pack("{s:s, s:b, s:b, s:I, s:I, s:I, s:I, s:I, s:o, s:s?, s:s?, s:s?, s:s?}",
+        "container", containers[h->container & 3], "swapped", h->swapped,
+        "legacy_magic", h->legacy_magic, "header_size", (json_int_t)h->size,
+        "attr_size", (json_int_t)h->attr_size, "data_offset", (json_int_t)h->data.offset,
+        "data_size", (json_int_t)h->data.size, "file_size", (json_int_t)h->file_size,
+        "features", feats, "hostname", f->hostname, "os_release", f->osrelease,
+        "perf_version", f->version, "arch", f->arch);
+}
+
+/* Read every record; counts go to st. Returns PS_DONE or an error code. */
+static int read_all(ps_session *s, stats *st, ps_error *err)
+{
+    ps_event ev;
+    int rc;
+
+    while ((rc = ps_session_next(&ev, s, err)) == PS_OK)
+        count_event(st, s, &ev);
+    return rc;
+}
+
+int cmd_info(int argc, char **argv)
+{
+    input_opts in = { 0 };
+    int want_stats = 0, want_header = 0, want_events = 0, json = 0, c, rc, ret = EXIT_OK;
+    stats st;
+    ps_session *s;
+    ps_error err;
+
+    while ((c = getopt_long(argc, argv, "sHejhi:q", long_opts, NULL)) != -1) {
+        int r = cmd_input_option("info", &in, c, optarg);
+
+        if (r < 0)
+            return EXIT_USAGE;
+        if (r > 0)
+            continue;
+        switch (c) {
+        case 's': want_stats = 1; break;
+        case 'H': want_header = 1; break;
+        case 'e': want_events = 1; break;
+        case 'j': json = 1; break;
+        case 'h': fputs(usage_text, stdout); return EXIT_OK;
+        default: return cmd_usage_error("info", "unknown option");
+        }
+    }
+    if (optind < argc)
+        in.path = argv[optind++];
+    if (optind < argc)
+        return cmd_usage_error("info", "one capture at a time ('%s' is extra)", argv[optind]);
+    if (!want_stats && !want_header && !want_events)
+        want_stats = want_header = want_events = 1;
+    if ((s = cmd_open("info", &in)) == NULL)
+        return EXIT_BADINPUT;
+    memset(&st, 0, sizeof(st));
+    /* Pipe streams define their header as they go: read them first. */
+    rc = PS_DONE;
+    if (want_stats || json || ps_session_header(s)->container == PS_CONTAINER_PIPE)
+        rc = read_all(s, &st, &err);
+    if (json) {
+        json_t *doc = json_pack("{s:o, s:o, s:o}", "header", header_json(s),
+                                "events", events_json(s), "stats", stats_json(&st, s));
+
+        json_dumpf(doc, stdout, JSON_INDENT(2));
+        fputc('\n', stdout);
+        json_decref(doc);
+    } else {
+        if (want_header)
+            header_print(stdout, s, ps_session_path(s));
+        if (want_events)
+            print_events(stdout, s);
+        if (want_stats)
+            print_stats(stdout, &st, s);
+    }
+    if (rc < 0)
+        ret = cmd_input_error("info", &err);
+    stats_free(&st);
+    ps_session_close(s);
+    return cmd_finish_stdout("info", ret);
+}

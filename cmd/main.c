@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * main.c - perfsift's entry point: dispatches `perfsift <command>` through
+ * the command table. Every command lives in its own cmd/<name>.c.
+ */
+#include <string.h>
+#include "common.h"
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help;
+} commands[] = {
+    { "info", cmd_info, "header, features, events and record counts (perf report --header/--stats)" },
+    { "dump", cmd_dump, "every record decoded, one per line (--json: NDJSON)" },
+};
+
+static void usage(FILE *out)
+{
+    size_t i;
+
+    fprintf(out, "usage: perfsift <command> [options] [FILE]\n\n"
+                 "perfsift reads what Linux perf writes (perf.data files, pipe streams,\n"
+                 "raw ring-buffer dumps) and turns it into what people analyse with.\n\n"
+                 "Commands:\n");
+    for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(out, "\nFILE defaults to perf.data; '-' reads standard input.\n"
+                 "'perfsift <command> --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    size_t i;
+
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("perfsift 0.1.0\n");
+        return EXIT_OK;
+    }
+    for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "perfsift: '%s' is not a command.\n", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}

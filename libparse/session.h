@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - the session object shared by session.c (the record loop),
+ * header.c (file/pipe headers, attr table, feature table) and ring.c (raw
+ * ring dumps). Callers outside libparse see only the opaque ps_session.
+ */
+#ifndef PS_SESSION_H
+#define PS_SESSION_H
+
+#include "compress.h"
+#include "evsel.h"
+#include "records.h"
+#include "source.h"
+
+struct ps_session {
+    char          *path;        /* owned */
+    ps_open_opts   opts;
+    ps_header      hdr;
+    ps_features    feat;
+    ps_arena       arena;       /* features, evsels, names */
+    ps_evlist      evlist;
+    ps_source      src;
+    ps_zstream     z;
+    ps_rec_vectors vec;
+    uint8_t       *scratch;     /* aligned copy of the current record */
+    size_t         scratch_cap;
+    uint64_t       index;       /* records delivered */
+    uint64_t       nr_warnings;
+    int            swap;
+    int            in_features_marker_seen;
+    /* directory captures */
+    char         **dir_files;   /* owned: data.0 ... */
+    unsigned       dir_next;
+    int            file_index;
+    int            done;
+};
+
+/** Report a warning through opts.warn and count it. */
+void ps_session__warn(ps_session *s, uint64_t off, const char *fmt, ...)
+    PS_PRINTF(3, 4);
+
+/* header.c */
+int ps_header__read(ps_session *s, ps_error *err);
+/* ring.c */
+int ps_ring__open(ps_session *s, ps_error *err);
+
+#endif /* PS_SESSION_H */

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * source.c - memory images (mmap, zero-copy) and streams (rolling buffer).
+ * See source.h for the invariants. Never decodes anything.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "source.h"
+
+#define STREAM_CHUNK (256 * 1024)
+
+static int open_fd(const char *path, int *fd, ps_error *err)
+{
+    if (strcmp(path, "-") == 0) {
+        *fd = STDIN_FILENO;
+        return PS_OK;
+    }
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0)
+        return ps_error__set(err, PS_EIO, PS_NO_OFFSET, "%s: %s", path, strerror(errno));
+    return PS_OK;
+}
+
+int ps_source__open(ps_source *src, const char *path, ps_error *err)
+{
+    struct stat st;
+    int fd, rc;
+
+    memset(src, 0, sizeof(*src));
+    src->fd = -1;
+    src->name = path;
+    if ((rc = open_fd(path, &fd, err)) < 0)
+        return rc;
+    src->fd = fd;
+    if (fstat(fd, &st) < 0)
+        return ps_error__set(err, PS_EIO, PS_NO_OFFSET, "%s: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return ps_error__set(err, PS_EINVAL, PS_NO_OFFSET, "%s: is a directory", path);
+    src->mtime = (int64_t)st.st_mtime;
+    if (S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+        if (m != MAP_FAILED) {
+            madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+            src->map = m;
+            src->map_size = (size_t)st.st_size;
+            src->map_owned = 2;
+            src->end = src->map_size;
+            src->file_size = src->map_size;
+            return PS_OK;
+        }
+    }
+    if (S_ISREG(st.st_mode) && st.st_size == 0) {
+        src->end = 0;       /* an empty memory image */
+        return PS_OK;
+    }
+    src->is_stream = 1;
+    src->end = UINT64_MAX;
+    return PS_OK;
+}
+
+void ps_source__from_buffer(ps_source *src, const char *name, uint8_t *buf,
+                            size_t size, int owned)
+{
+    memset(src, 0, sizeof(*src));
+    src->fd = -1;
+    src->name = name;
+    src->map = buf;
+    src->map_size = size;
+    src->map_owned = owned ? 1 : 0;
+    src->end = size;
+    src->file_size = size;
+}
+
+void ps_source__close(ps_source *src)
+{
+    if (src->map_owned == 2)
+        munmap((void *)src->map, src->map_size);
+    else if (src->map_owned == 1)
+        free((void *)src->map);
+    if (src->fd > STDIN_FILENO)
+        close(src->fd);
+    free(src->buf);
+    memset(src, 0, sizeof(*src));
+    src->fd = -1;
+}
+
+/* Read more stream input so that at least `want` bytes from pos are buffered.
+ * Returns 0 (maybe fewer at EOF) or an I/O error. */
+static int stream_fill(ps_source *src, size_t want, ps_error *err)
+{
+    size_t have = (size_t)(src->buf_off + src->len - src->pos);
+    size_t start = (size_t)(src->pos - src->buf_off);
+
+    if (have >= want || src->eof)
+        return PS_OK;
+    /* Drop consumed bytes first: the caller's pointers are stale now anyway. */
+    if (start > 0) {
+        memmove(src->buf, src->buf + start, have);
+        src->buf_off = src->pos;
+        src->len = have;
+    }
+    while (src->len < want && !src->eof) {
+        ssize_t n;
+
+        if (src->cap - src->len < STREAM_CHUNK / 4) {
+            /* Grow only when full of real data: bounded by what we read. */
+            size_t ncap = src->cap ? src->cap * 2 : STREAM_CHUNK;
+
+            if (ncap < src->cap || ps_grow((void **)&src->buf, &src->cap, ncap, 1) < 0)
+                return ps_error__set(err, PS_ENOMEM, src->pos,
+                                     "%s: out of memory buffering input", src->name);
+        }
+        n = read(src->fd, src->buf + src->len, src->cap - src->len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return ps_error__set(err, PS_EIO, src->buf_off + src->len, "%s: %s",
+                                 src->name, strerror(errno));
+        }
+        if (n == 0)
+            src->eof = 1;
+        src->len += (size_t)n;
+        src->bytes_read += (uint64_t)n;
+    }
+    return PS_OK;
+}
+
+int64_t ps_source__peek(ps_source *src, size_t n, const uint8_t **p, ps_error *err)
+{
+    uint64_t avail;
+    int rc;
+
+    if (!src->is_stream) {
+        avail = src->end > src->pos ? src->end - src->pos : 0;
+        *p = src->map ? src->map + src->pos : NULL;
+        return (int64_t)(avail < n ? avail : n);
+    }
+    if ((rc = stream_fill(src, n, err)) < 0)
+        return rc;
+    avail = src->buf_off + src->len - src->pos;
+    *p = src->buf + (src->pos - src->buf_off);
+    return (int64_t)(avail < n ? avail : n);
+}
+
+void ps_source__consume(ps_source *src, size_t n)
+{
+    src->pos += n;
+    if (!src->is_stream && src->pos > src->bytes_read)
+        src->bytes_read = src->pos;
+}
+
+int ps_source__skip(ps_source *src, uint64_t n, ps_error *err)
+{
+    while (n > 0) {
+        const uint8_t *p;
+        size_t step = n > STREAM_CHUNK ? STREAM_CHUNK : (size_t)n;
+        int64_t got;
+
+        if (!src->is_stream) {
+            if (src->end - src->pos < n)
+                return ps_error__set(err, PS_ETRUNC, src->pos,
+                                     "%llu bytes to skip, %llu left",
+                                     (unsigned long long)n,
+                                     (unsigned long long)(src->end - src->pos));
+            ps_source__consume(src, (size_t)n);
+            return PS_OK;
+        }
+        if ((got = ps_source__peek(src, step, &p, err)) < 0)
+            return (int)got;
+        if (got == 0)
+            return ps_error__set(err, PS_ETRUNC, src->pos,
+                                 "input ends with %llu bytes still to skip",
+                                 (unsigned long long)n);
+        ps_source__consume(src, (size_t)got);
+        n -= (uint64_t)got;
+    }
+    return PS_OK;
+}
+
+const uint8_t *ps_source__at(const ps_source *src, uint64_t off, uint64_t n)
+{
+    if (src->is_stream || off > src->map_size || n > src->map_size - off)
+        return NULL;
+    return src->map + off;
+}
