@@ -163,7 +163,9 @@ static void print_stats(FILE *out, const stats *st, ps_session *s)
 {
     size_t i;
 
-    fprintf(out, "\nAggregated stats:\n");
+    /* perf notes that AUX-area decoding is not counted when there is some */
+    fprintf(out, "\nAggregated stats:%s\n", st->nr[PS_RECORD_AUXTRACE_INFO] ?
+            " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
     fprintf(out, "%16s events: %10d\n", "TOTAL", (int)st->total);
     for (i = 1; i < NR_TYPES; i++) {
         const char *name = ps_record_type_name((uint32_t)i);

@@ -173,7 +173,11 @@ void ps_evlist__name(ps_evlist *l, ps_arena *a, const ps_features *f, size_t fro
 
         if (e->name && e->name == l->update_names[i])
             continue;
-        if (ps_features_has(f, PS_HEADER_EVENT_DESC) && i < f->event_desc.nr &&
+        if (l->update_names[i]) {
+            e->name = l->update_names[i];
+            continue;
+        }
+        if (!l->pipe && ps_features_has(f, PS_HEADER_EVENT_DESC) && i < f->event_desc.nr &&
             f->event_desc.events[i].name) {
             e->name = f->event_desc.events[i].name;
             continue;

@@ -20,6 +20,7 @@ typedef struct ps_evlist {
     int         id_pos, is_pos; /* of the first attr, spec 9.3 */
     int         sample_id_all;  /* of the first attr */
     int         mismatch;       /* attrs disagree on id positions */
+    int         pipe;           /* pipe mode: perf names events without EVENT_DESC */
 } ps_evlist;
 
 void ps_evlist__free(ps_evlist *l);

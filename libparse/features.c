@@ -66,24 +66,38 @@ static int nomem_err(feat_ctx *x, const char *what)
                          ps_cursor__off(&x->c), x->name, what);
 }
 
+/* On failure the getters still store 0/NULL, so no caller can read an
+ * unset value (and the compiler can see that). */
 static int get_u16(feat_ctx *x, uint16_t *v, const char *what)
 {
-    return ps_cursor__u16(&x->c, v) < 0 ? trunc_err(x, 2, what) : PS_OK;
+    if (ps_cursor__u16(&x->c, v) == 0)
+        return PS_OK;
+    *v = 0;
+    return trunc_err(x, 2, what);
 }
 
 static int get_u32(feat_ctx *x, uint32_t *v, const char *what)
 {
-    return ps_cursor__u32(&x->c, v) < 0 ? trunc_err(x, 4, what) : PS_OK;
+    if (ps_cursor__u32(&x->c, v) == 0)
+        return PS_OK;
+    *v = 0;
+    return trunc_err(x, 4, what);
 }
 
 static int get_u64(feat_ctx *x, uint64_t *v, const char *what)
 {
-    return ps_cursor__u64(&x->c, v) < 0 ? trunc_err(x, 8, what) : PS_OK;
+    if (ps_cursor__u64(&x->c, v) == 0)
+        return PS_OK;
+    *v = 0;
+    return trunc_err(x, 8, what);
 }
 
 static int get_bytes(feat_ctx *x, const uint8_t **v, size_t n, const char *what)
 {
-    return ps_cursor__bytes(&x->c, v, n) < 0 ? trunc_err(x, n, what) : PS_OK;
+    if (ps_cursor__bytes(&x->c, v, n) == 0)
+        return PS_OK;
+    *v = NULL;
+    return trunc_err(x, n, what);
 }
 
 /* A blob of n bytes copied into the arena. */
@@ -368,14 +382,34 @@ static int decode_event_desc(feat_ctx *x)
     return PS_OK;
 }
 
+/* perf's idea of how many bytes a perf string takes: it assumes the
+ * writer's 64-byte padding instead of using the stored length. */
+static uint64_t perf_string_size(const char *s)
+{
+    return (strlen(s) + 1 + 63) / 64 * 64 + 4;
+}
+
+static uint64_t perf_strlist_size(const ps_strlist *l)
+{
+    uint64_t size = 4;
+    uint32_t i;
+
+    for (i = 0; i < l->nr; i++)
+        size += perf_string_size(l->strs[i]);
+    return size;
+}
+
 /* CPU_TOPOLOGY: two string lists, then (newer writers) per-CPU core and
- * socket ids, then (newer still) die lists and per-CPU die ids. The
- * optional parts are detected by what is left of the section. `cpus` is
- * non-NULL exactly when the core/socket part is there, even for 0 CPUs. */
+ * socket ids, then (newer still) die lists and per-CPU die ids. Like perf,
+ * an optional part is there when the section is larger than what perf
+ * computes the earlier parts take (strings counted with 64-byte padding):
+ * a writer with shorter padding gets its ids ignored, as perf does. `cpus`
+ * is non-NULL exactly when the core/socket part is there, even for 0 CPUs. */
 static int decode_cpu_topology(feat_ctx *x)
 {
     uint32_t nr_cpus = x->f->nr_cpus_avail, i;
     ps_strlist pkg, core, die = { 0, NULL };
+    uint64_t total = x->c.end, perf_size;
     ps_feat_cpu *cpus = NULL;
     int has_die = 0;
     void *mem;
@@ -384,7 +418,8 @@ static int decode_cpu_topology(feat_ctx *x)
     if ((rc = get_strlist(x, &pkg, "sibling sockets")) < 0 ||
         (rc = get_strlist(x, &core, "sibling threads")) < 0)
         return rc;
-    if (ps_cursor__left(&x->c) > 0) {
+    perf_size = perf_strlist_size(&pkg) + perf_strlist_size(&core);
+    if (total > perf_size) {
         if ((rc = check_count(x, nr_cpus, 8, "cpu core/socket ids")) < 0 ||
             (rc = alloc_array(x, &mem, nr_cpus, sizeof(*cpus), "cpus")) < 0)
             return rc;
@@ -393,8 +428,9 @@ static int decode_cpu_topology(feat_ctx *x)
             if ((rc = get_u32(x, &cpus[i].core_id, "core id")) < 0 ||
                 (rc = get_u32(x, &cpus[i].socket_id, "socket id")) < 0)
                 return rc;
+        perf_size += 8 * (uint64_t)nr_cpus;
     }
-    if (cpus && ps_cursor__left(&x->c) > 0) {
+    if (cpus && total > perf_size) {
         if ((rc = get_strlist(x, &die, "sibling dies")) < 0 ||
             (rc = check_count(x, nr_cpus, 4, "die ids")) < 0)
             return rc;

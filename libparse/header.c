@@ -293,6 +293,7 @@ int ps_header__read(ps_session *s, ps_error *err)
     s->hdr.size = ps_load64(p + 8, s->swap);
     if (s->hdr.size == PIPE_HEADER_SIZE) {
         s->hdr.container = PS_CONTAINER_PIPE;
+        s->evlist.pipe = 1;
         ps_source__consume(&s->src, PIPE_HEADER_SIZE);
         return PS_OK;
     }

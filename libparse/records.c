@@ -91,17 +91,25 @@ static int get_u64s(const ps_rec *r, ps_cursor *c, uint64_t n,
     return PS_OK;
 }
 
-/* A NUL-terminated string filling the rest of the body (padded). */
+/* A NUL-terminated string filling the rest of the body (padded). Old or
+ * odd producers leave it empty or unterminated (perf reads on regardless):
+ * then a terminated copy is made in the session's string buffer. */
 static int get_string(const ps_rec *r, ps_cursor *c, const char **out,
                       const char *what, ps_error *err)
 {
     const uint8_t *s = r->p + c->pos;
     size_t left = ps_cursor__left(c);
 
-    if (left == 0 || memchr(s, 0, left) == NULL)
-        return BAD("%s record: %s is not NUL-terminated within the record",
-                   kind_name(ps_load32(r->p, r->swap)), what);
-    *out = (const char *)s;
+    (void)what;
+    if (left > 0 && memchr(s, 0, left) != NULL) {
+        *out = (const char *)s;
+    } else {
+        if (ps_grow((void **)&r->vec->str, &r->vec->str_cap, left + 1, 1) < 0)
+            return ps_error__set(err, PS_ENOMEM, r->off, "out of memory");
+        memcpy(r->vec->str, s, left);
+        r->vec->str[left] = 0;
+        *out = r->vec->str;
+    }
     c->pos = c->end;
     return PS_OK;
 }
@@ -904,35 +912,34 @@ static int decode_opaque(ps_event *ev, const ps_rec *r, ps_cursor *c, ps_error *
 
 /* --- the table ------------------------------------------------------------- */
 
-/* min_size: header + fixed fields; strings need at least their NUL, which
- * get_string() checks. */
+/* min_size: header + fixed fields (strings may be empty). */
 static const struct record_kind record_kinds[] = {
-    [PERF_RECORD_MMAP]              = { "MMAP",             41, 1, decode_mmap },
+    [PERF_RECORD_MMAP]              = { "MMAP",             40, 1, decode_mmap },
     [PERF_RECORD_LOST]              = { "LOST",             24, 1, decode_lost },
-    [PERF_RECORD_COMM]              = { "COMM",             17, 1, decode_comm },
+    [PERF_RECORD_COMM]              = { "COMM",             16, 1, decode_comm },
     [PERF_RECORD_EXIT]              = { "EXIT",             32, 1, decode_fork },
     [PERF_RECORD_THROTTLE]          = { "THROTTLE",         32, 1, decode_throttle },
     [PERF_RECORD_UNTHROTTLE]        = { "UNTHROTTLE",       32, 1, decode_throttle },
     [PERF_RECORD_FORK]              = { "FORK",             32, 1, decode_fork },
     [PERF_RECORD_READ]              = { "READ",             16, 1, decode_read },
     [PERF_RECORD_SAMPLE]            = { "SAMPLE",            8, 0, decode_sample },
-    [PERF_RECORD_MMAP2]             = { "MMAP2",            73, 1, decode_mmap2 },
+    [PERF_RECORD_MMAP2]             = { "MMAP2",            72, 1, decode_mmap2 },
     [PERF_RECORD_AUX]               = { "AUX",              32, 1, decode_aux },
     [PERF_RECORD_ITRACE_START]      = { "ITRACE_START",     16, 1, decode_pid_tid },
     [PERF_RECORD_LOST_SAMPLES]      = { "LOST_SAMPLES",     16, 1, decode_u64 },
     [PERF_RECORD_SWITCH]            = { "SWITCH",            8, 1, decode_empty },
     [PERF_RECORD_SWITCH_CPU_WIDE]   = { "SWITCH_CPU_WIDE",  16, 1, decode_pid_tid },
     [PERF_RECORD_NAMESPACES]        = { "NAMESPACES",       24, 1, decode_namespaces },
-    [PERF_RECORD_KSYMBOL]           = { "KSYMBOL",          25, 1, decode_ksymbol },
+    [PERF_RECORD_KSYMBOL]           = { "KSYMBOL",          24, 1, decode_ksymbol },
     [PERF_RECORD_BPF_EVENT]         = { "BPF_EVENT",        24, 1, decode_bpf_event },
-    [PERF_RECORD_CGROUP]            = { "CGROUP",           17, 1, decode_cgroup },
+    [PERF_RECORD_CGROUP]            = { "CGROUP",           16, 1, decode_cgroup },
     [PERF_RECORD_TEXT_POKE]         = { "TEXT_POKE",        20, 1, decode_text_poke },
     [PERF_RECORD_AUX_OUTPUT_HW_ID]  = { "AUX_OUTPUT_HW_ID", 16, 1, decode_u64 },
     [PS_RECORD_CALLCHAIN_DEFERRED]  = { "CALLCHAIN_DEFERRED", 24, 1, decode_callchain_deferred },
     [PS_RECORD_HEADER_ATTR]         = { "ATTR",             72, 0, decode_header_attr },
-    [PS_RECORD_HEADER_EVENT_TYPE]   = { "EVENT_TYPE",       17, 0, decode_event_type },
+    [PS_RECORD_HEADER_EVENT_TYPE]   = { "EVENT_TYPE",       16, 0, decode_event_type },
     [PS_RECORD_HEADER_TRACING_DATA] = { "TRACING_DATA",     12, 0, decode_tracing_data },
-    [PS_RECORD_HEADER_BUILD_ID]     = { "BUILD_ID",         37, 0, decode_build_id },
+    [PS_RECORD_HEADER_BUILD_ID]     = { "BUILD_ID",         36, 0, decode_build_id },
     [PS_RECORD_FINISHED_ROUND]      = { "FINISHED_ROUND",    8, 0, decode_empty },
     [PS_RECORD_ID_INDEX]            = { "ID_INDEX",         16, 0, decode_id_index },
     [PS_RECORD_AUXTRACE_INFO]       = { "AUXTRACE_INFO",    16, 0, decode_auxtrace_info },

@@ -163,6 +163,7 @@ void ps_session_close(ps_session *s)
     free(s->dir_files);
     free(s->vec.rv);
     free(s->vec.cpus);
+    free(s->vec.str);
     free(s->scratch);
     free(s->path);
     free(s);

@@ -1,0 +1,45 @@
+# lib.sh - shared by the differential tests (sourced, not run).
+# PERFSIFT: the binary under test. SHARED: ../shared beside the checkout.
+# perf runs with no config, an empty HOME (no build-id cache) and LC_ALL=C,
+# as the corpus oracles were made.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$here/../.." && pwd)
+PERFSIFT=${PERFSIFT:-$ROOT/perfsift}
+SHARED=${PS_SHARED:-$(cd "$ROOT/../shared" 2>/dev/null && pwd)}
+export PS_SHARED=$SHARED
+TMPD=$(mktemp -d /tmp/perfsift-diff.XXXXXX)
+mkdir -p "$TMPD/home"
+trap 'rm -rf "$TMPD"' EXIT
+nfail=0
+
+perf_run() {    # perf with a clean environment; stdout as perf prints it
+    env -i PATH="$PATH" HOME="$TMPD/home" LC_ALL=C TZ=UTC PERF_PAGER=cat \
+        PERF_CONFIG_NOSYSTEM=1 PERF_CONFIG_NOGLOBAL=1 perf "$@"
+}
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
+
+# Every capture of the project and of shared/: testdata/, the corpus
+# (captures, edge, endian) and the external captures (from their manifest).
+all_captures() {
+    ls "$ROOT"/testdata/*.data 2>/dev/null
+    ls -d "$SHARED"/corpus/captures/*.data "$SHARED"/corpus/edge/*.data \
+          "$SHARED"/corpus/endian/*.data
+    python3 - "$SHARED/external/manifest.json" <<'PY'
+import json, sys, os
+base = os.path.dirname(sys.argv[1])
+for e in json.load(open(sys.argv[1])):
+    if e.get("kind") == "capture":
+        print(os.path.join(base, e["file"]))
+PY
+}
+
+require_perf() {
+    if ! command -v perf >/dev/null; then
+        fail "perf-installed: perf is not installed (make deps)"
+        exit 1
+    fi
+}
+
+finish() { [ "$nfail" -eq 0 ]; exit $?; }
