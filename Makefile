@@ -110,3 +110,11 @@ clean:
 .PHONY: all check bench deps install uninstall clean
 
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
+
+# A real example: record a CPU-bound loop, read it back.
+EXAMPLE := /tmp/perfsift-example.data
+example: $(PROG)
+	perf record -q -g -F 999 -o $(EXAMPLE) -- sh -c 'i=0; while [ $$i -lt 400000 ]; do i=$$((i+1)); done'
+	./$(PROG) info $(EXAMPLE)
+	./$(PROG) dump $(EXAMPLE) | head -20
+.PHONY: example

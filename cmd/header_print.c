@@ -39,6 +39,7 @@ typedef struct hp_ctx {
     const ps_header   *h;
     const ps_features *f;
     int                pipe;
+    header_printer    *hp;      /* pipe mode: the names perf has settled */
 } hp_ctx;
 
 /* A printer gets ok = 0 when perf would print its feature from an empty
@@ -382,6 +383,28 @@ static void print_cmdline(const hp_ctx *c, int ok)
     fputc('\n', c->out);
 }
 
+/* perf 6.1's perf_attr_check(): reserved bits, or sample_type,
+ * read_format or branch_sample_type bits newer than it knows, make it
+ * refuse the whole EVENT_DESC. */
+static int attr_too_new(const ps_attr *a)
+{
+    return (a->flags >> (PS_ATTR_SIGTRAP + 1)) != 0 || a->reserved_2 || a->aux_action ||
+           (a->sample_type >> 25) != 0 || (a->read_format >> 5) != 0 ||
+           ((a->sample_type & PERF_SAMPLE_BRANCH_STACK) && (a->branch_sample_type >> 19));
+}
+
+static int event_desc_unreadable(const ps_features *f)
+{
+    uint32_t i;
+
+    if (feature_failed(f, PS_HEADER_EVENT_DESC))
+        return 1;
+    for (i = 0; i < f->event_desc.nr; i++)
+        if (attr_too_new(&f->event_desc.events[i].attr))
+            return 1;
+    return 0;
+}
+
 /* EVENT_DESC is re-read when printed, so only its own decoding matters;
  * perf's list ends at the first entry whose attr.size is 0. */
 static void print_event_desc(const hp_ctx *c, int ok)
@@ -390,7 +413,7 @@ static void print_event_desc(const hp_ctx *c, int ok)
     uint32_t i, j;
 
     (void)ok;
-    if (feature_failed(f, PS_HEADER_EVENT_DESC)) {
+    if (event_desc_unreadable(f)) {
         fputs("# event desc: not available or unable to read\n", c->out);
         return;
     }
@@ -417,10 +440,31 @@ static void print_strs(FILE *out, const char *prefix, const ps_strlist *l)
         fprintf(out, "%s%s\n", prefix, nz(l->strs[i]));
 }
 
+/* perf 6.1 refuses a socket id above the number of CPUs (-1 is fine),
+ * except for s390 and aarch64 producers (ARCH), whose socket ids are not
+ * CPU numbers; it has read the sibling lists by then, but no dies or ids. */
+static int cpu_topology_rejected(const hp_ctx *c)
+{
+    const ps_features *f = c->f;
+    const char *arch = ps_features_has(f, PS_HEADER_ARCH) ? f->arch : NULL;
+    uint32_t i;
+
+    if (arch && (strncmp(arch, "s390", 4) == 0 || strncmp(arch, "aarch64", 7) == 0))
+        return 0;
+    for (i = 0; f->cpu_topology.cpus && i < f->cpu_topology.nr_cpus; i++) {
+        uint32_t socket = f->cpu_topology.cpus[i].socket_id;
+
+        if (socket != UINT32_MAX && socket > f->nr_cpus_avail)
+            return 1;
+    }
+    return 0;
+}
+
 static void print_cpu_topology(const hp_ctx *c, int ok)
 {
     const ps_features *f = c->f;
-    int dies = ok && f->cpu_topology.die_cpus.nr;
+    int rejected = ok && cpu_topology_rejected(c);
+    int dies = ok && !rejected && f->cpu_topology.die_cpus.nr;
     uint32_t i;
 
     if (ok) {
@@ -429,7 +473,7 @@ static void print_cpu_topology(const hp_ctx *c, int ok)
             print_strs(c->out, "# sibling dies    : ", &f->cpu_topology.die_cpus);
         print_strs(c->out, "# sibling threads : ", &f->cpu_topology.core_cpus);
     }
-    if (!ok || f->cpu_topology.cpus == NULL) {
+    if (!ok || rejected || f->cpu_topology.cpus == NULL) {
         fputs(dies ? "# Core ID, Die ID and Socket ID information is not available\n"
                    : "# Core ID and Socket ID information is not available\n", c->out);
         return;
@@ -448,19 +492,27 @@ static void print_cpu_topology(const hp_ctx *c, int ok)
 
 /* perf parses every node's cpu list while processing; one bad list fails
  * the whole feature, which then prints nothing. */
+static int numa_rejected(const hp_ctx *c)
+{
+    uint32_t i;
+    int *cpus;
+
+    for (i = 0; i < c->f->numa.nr; i++) {
+        if (parse_cpu_list(nz(c->f->numa.nodes[i].cpus), &cpus) < 0)
+            return 1;
+        free(cpus);
+    }
+    return 0;
+}
+
 static void print_numa_topology(const hp_ctx *c, int ok)
 {
     const ps_features *f = c->f;
     uint32_t i;
     int *cpus, n;
 
-    if (!ok)
+    if (!ok || numa_rejected(c))
         return;
-    for (i = 0; i < f->numa.nr; i++) {
-        if ((n = parse_cpu_list(nz(f->numa.nodes[i].cpus), &cpus)) < 0)
-            return;
-        free(cpus);
-    }
     for (i = 0; i < f->numa.nr; i++) {
         const ps_feat_numa_node *node = &f->numa.nodes[i];
 
@@ -492,6 +544,36 @@ static void print_pmu_mappings(const hp_ctx *c, int ok)
         fprintf(c->out, "%s%s = %" PRIu32, i ? ", " : "# pmu mappings: ",
                 nz(f->pmu_mappings.pmus[i].name), f->pmu_mappings.pmus[i].type);
     fputc('\n', c->out);
+}
+
+/* Room for a name per evsel of the session; 0, or -1 without memory. */
+static int names_reserve(header_printer *hp, size_t n)
+{
+    const char **t;
+
+    if (n <= hp->nr_names)
+        return 0;
+    if ((t = realloc(hp->names, n * sizeof(*t))) == NULL)
+        return -1;
+    memset(t + hp->nr_names, 0, (n - hp->nr_names) * sizeof(*t));
+    hp->names = t;
+    hp->nr_names = n;
+    return 0;
+}
+
+/* The name perf prints for evsel k. In a pipe stream perf fixes a name
+ * the first time it needs one: the EVENT_DESC name if that feature came
+ * first, else the derived name (the session's name before EVENT_DESC). */
+static const char *evsel_name(const hp_ctx *c, size_t k)
+{
+    header_printer *hp = c->hp;
+
+    if (hp == NULL || names_reserve(hp, ps_session_nr_evsels(c->s)) < 0 ||
+        k >= hp->nr_names)
+        return nz(ps_session_evsel(c->s, k)->name);
+    if (hp->names[k] == NULL)
+        hp->names[k] = nz(ps_session_evsel(c->s, k)->name);
+    return hp->names[k];
 }
 
 /* perf rebuilds the groups from GROUP_DESC over the event list (leaders
@@ -529,8 +611,11 @@ static void print_group_desc(const hp_ctx *c, int ok)
     }
     nr = 0;
     for (k = 0; k < nr_ev; k++) {
-        const char *name = nz(ps_session_evsel(c->s, k)->name);
+        const char *name;
 
+        if (members[k] <= 1 && nr == 0)
+            continue;
+        name = evsel_name(c, k);
         if (members[k] > 1) {
             fprintf(c->out, "# group: %s{%s", gname[k] ? gname[k] : "", name);
             nr = (long)members[k] - 1;
@@ -610,6 +695,11 @@ static void print_clockid(const hp_ctx *c, int ok)
 
 /* perf takes the version from the directory it opened; a plain file has
  * none (and fails the feature). */
+static int dir_format_rejected(const hp_ctx *c)
+{
+    return c->h->container != PS_CONTAINER_DIR;
+}
+
 static void print_dir_format(const hp_ctx *c, int ok)
 {
     uint64_t v = ok && c->h->container == PS_CONTAINER_DIR ? c->f->dir_format : 0;
@@ -934,43 +1024,55 @@ static void print_pmu_caps(const hp_ctx *c, int ok)
 
 enum { STOPS = 1, NO_PIPE = 2 };
 
+typedef int (*feat_reject_fn)(const hp_ctx *c);
+
 static const struct feat_printer {
-    feat_print_fn print;
-    unsigned      flags;     /* STOPS: a failure ends perf's processing;
-                              * NO_PIPE: never printed from a pipe stream */
+    feat_print_fn  print;
+    feat_reject_fn rejects;     /* perf's processing refuses decoded data */
+    unsigned       flags;       /* STOPS: a failure ends perf's processing;
+                                 * NO_PIPE: never printed from a pipe stream */
 } printers[LAST_FEATURE_61] = {
-    [PS_HEADER_TRACING_DATA]    = { NULL,                  STOPS },
-    [PS_HEADER_BUILD_ID]        = { NULL,                  0 },
-    [PS_HEADER_HOSTNAME]        = { print_hostname,        STOPS },
-    [PS_HEADER_OSRELEASE]       = { print_osrelease,       STOPS },
-    [PS_HEADER_VERSION]         = { print_version,         STOPS },
-    [PS_HEADER_ARCH]            = { print_arch,            STOPS },
-    [PS_HEADER_NRCPUS]          = { print_nrcpus,          STOPS },
-    [PS_HEADER_CPUDESC]         = { print_cpudesc,         STOPS },
-    [PS_HEADER_CPUID]           = { print_cpuid,           STOPS },
-    [PS_HEADER_TOTAL_MEM]       = { print_total_mem,       STOPS },
-    [PS_HEADER_CMDLINE]         = { print_cmdline,         STOPS },
-    [PS_HEADER_EVENT_DESC]      = { print_event_desc,      0 },
-    [PS_HEADER_CPU_TOPOLOGY]    = { print_cpu_topology,    STOPS },
-    [PS_HEADER_NUMA_TOPOLOGY]   = { print_numa_topology,   STOPS },
-    [PS_HEADER_BRANCH_STACK]    = { print_branch_stack,    NO_PIPE },
-    [PS_HEADER_PMU_MAPPINGS]    = { print_pmu_mappings,    STOPS },
-    [PS_HEADER_GROUP_DESC]      = { print_group_desc,      STOPS },
-    [PS_HEADER_AUXTRACE]        = { print_auxtrace,        STOPS },
-    [PS_HEADER_STAT]            = { print_stat,            NO_PIPE },
-    [PS_HEADER_CACHE]           = { print_cache,           STOPS },
-    [PS_HEADER_SAMPLE_TIME]     = { print_sample_time,     STOPS },
-    [PS_HEADER_MEM_TOPOLOGY]    = { print_mem_topology,    STOPS },
-    [PS_HEADER_CLOCKID]         = { print_clockid,         STOPS },
-    [PS_HEADER_DIR_FORMAT]      = { print_dir_format,      STOPS | NO_PIPE },
-    [PS_HEADER_BPF_PROG_INFO]   = { print_bpf_prog_info,   STOPS },
-    [PS_HEADER_BPF_BTF]         = { print_bpf_btf,         STOPS },
-    [PS_HEADER_COMPRESSED]      = { print_compressed,      STOPS },
-    [PS_HEADER_CPU_PMU_CAPS]    = { print_cpu_pmu_caps,    STOPS },
-    [PS_HEADER_CLOCK_DATA]      = { print_clock_data,      STOPS },
-    [PS_HEADER_HYBRID_TOPOLOGY] = { print_hybrid_topology, STOPS },
-    [PS_HEADER_PMU_CAPS]        = { print_pmu_caps,        STOPS },
+    [PS_HEADER_TRACING_DATA]    = { NULL, NULL, STOPS },
+    [PS_HEADER_BUILD_ID]        = { NULL, NULL, 0 },
+    [PS_HEADER_HOSTNAME]        = { print_hostname, NULL, STOPS },
+    [PS_HEADER_OSRELEASE]       = { print_osrelease, NULL, STOPS },
+    [PS_HEADER_VERSION]         = { print_version, NULL, STOPS },
+    [PS_HEADER_ARCH]            = { print_arch, NULL, STOPS },
+    [PS_HEADER_NRCPUS]          = { print_nrcpus, NULL, STOPS },
+    [PS_HEADER_CPUDESC]         = { print_cpudesc, NULL, STOPS },
+    [PS_HEADER_CPUID]           = { print_cpuid, NULL, STOPS },
+    [PS_HEADER_TOTAL_MEM]       = { print_total_mem, NULL, STOPS },
+    [PS_HEADER_CMDLINE]         = { print_cmdline, NULL, STOPS },
+    [PS_HEADER_EVENT_DESC]      = { print_event_desc, NULL, 0 },
+    [PS_HEADER_CPU_TOPOLOGY]    = { print_cpu_topology, cpu_topology_rejected, STOPS },
+    [PS_HEADER_NUMA_TOPOLOGY]   = { print_numa_topology, numa_rejected, STOPS },
+    [PS_HEADER_BRANCH_STACK]    = { print_branch_stack, NULL, NO_PIPE },
+    [PS_HEADER_PMU_MAPPINGS]    = { print_pmu_mappings, NULL, STOPS },
+    [PS_HEADER_GROUP_DESC]      = { print_group_desc, NULL, STOPS },
+    [PS_HEADER_AUXTRACE]        = { print_auxtrace, NULL, STOPS },
+    [PS_HEADER_STAT]            = { print_stat, NULL, NO_PIPE },
+    [PS_HEADER_CACHE]           = { print_cache, NULL, STOPS },
+    [PS_HEADER_SAMPLE_TIME]     = { print_sample_time, NULL, STOPS },
+    [PS_HEADER_MEM_TOPOLOGY]    = { print_mem_topology, NULL, STOPS },
+    [PS_HEADER_CLOCKID]         = { print_clockid, NULL, STOPS },
+    [PS_HEADER_DIR_FORMAT]      = { print_dir_format, dir_format_rejected, STOPS | NO_PIPE },
+    [PS_HEADER_BPF_PROG_INFO]   = { print_bpf_prog_info, NULL, STOPS },
+    [PS_HEADER_BPF_BTF]         = { print_bpf_btf, NULL, STOPS },
+    [PS_HEADER_COMPRESSED]      = { print_compressed, NULL, STOPS },
+    [PS_HEADER_CPU_PMU_CAPS]    = { print_cpu_pmu_caps, NULL, STOPS },
+    [PS_HEADER_CLOCK_DATA]      = { print_clock_data, NULL, STOPS },
+    [PS_HEADER_HYBRID_TOPOLOGY] = { print_hybrid_topology, NULL, STOPS },
+    [PS_HEADER_PMU_CAPS]        = { print_pmu_caps, NULL, STOPS },
 };
+
+/* Whether perf's processing of feat fails: our decoder failed, or perf
+ * refuses what it decoded. */
+static int perf_fails(const hp_ctx *c, unsigned feat)
+{
+    const struct feat_printer *p = &printers[feat];
+
+    return feature_failed(c->f, feat) || (p->rejects && p->rejects(c));
+}
 
 static int header_has(const ps_header *h, unsigned feat)
 {
@@ -1019,9 +1121,9 @@ static void print_file_features(const hp_ctx *c)
 
         if (!header_has(c->h, feat))
             continue;
-        failed = feature_failed(c->f, feat);
+        failed = perf_fails(c, feat);
         if (p->print)
-            p->print(c, !stopped && !failed);
+            p->print(c, !stopped && !feature_failed(c->f, feat));
         if (failed && (p->flags & STOPS))
             stopped = 1;
     }
@@ -1043,63 +1145,118 @@ static int print_pipe_feature(const hp_ctx *c, uint64_t feat)
     p = &printers[feat];
     if (p->print == NULL || (p->flags & NO_PIPE))
         return (feat == PS_HEADER_DIR_FORMAT) ? -1 : 0;
-    if (feature_failed(c->f, (unsigned)feat) && feat != PS_HEADER_EVENT_DESC)
-        return -1;
+    if (perf_fails(c, (unsigned)feat) && feat != PS_HEADER_EVENT_DESC)
+        return -1;      /* perf prints a pipe feature only once processed */
     p->print(c, 1);
     return 0;
 }
 
-/* Pipe mode: features print as their records arrive. When the caller has
- * already drained the stream, print what arrived in bit order instead. */
-static int print_pipe_features(const hp_ctx *c, const char *display_name)
+static void ctx_init(hp_ctx *c, FILE *out, ps_session *s, header_printer *hp)
 {
-    ps_event ev;
-    ps_error err;
-    int rc, seen = 0;
-    unsigned feat;
-
-    if (c->h->swapped)
-        return 0;       /* perf 6.1 misreads every feature id: prints none */
-    while ((rc = ps_session_next(&ev, c->s, &err)) == PS_OK) {
-        seen = 1;
-        if (ev.type != PS_RECORD_HEADER_FEATURE || ev.u.feature.size == 0)
-            continue;
-        if (print_pipe_feature(c, ev.u.feature.feat_id) < 0)
-            return 0;
-    }
-    if (rc < 0 && seen) {
-        fprintf(stderr, "perfsift info: %s: %s\n", display_name, err.msg);
-        return 0;       /* perf prints what it got and exits 0 */
-    }
-    for (feat = 1; !seen && feat < LAST_FEATURE_61; feat++) {
-        if (!ps_features_has(c->f, feat) && !(c->f->failed[0] >> feat & 1))
-            continue;
-        if (print_pipe_feature(c, feat) < 0)
-            break;
-    }
-    return 0;
+    c->out = out;
+    c->s = s;
+    c->h = ps_session_header(s);
+    c->f = ps_session_features(s);
+    c->pipe = c->h->container == PS_CONTAINER_PIPE;
+    c->hp = c->pipe ? hp : NULL;
 }
 
-int header_print(FILE *out, ps_session *s, const char *display_name)
+/* perf names the evsels that have no name yet from an EVENT_DESC it could
+ * read (by index). */
+static void settle_desc_names(const hp_ctx *c)
+{
+    const ps_features *f = c->f;
+    uint32_t i;
+
+    if (event_desc_unreadable(f))
+        return;
+    if (names_reserve(c->hp, ps_session_nr_evsels(c->s)) < 0)
+        return;
+    for (i = 0; i < f->event_desc.nr && i < c->hp->nr_names; i++)
+        if (c->hp->names[i] == NULL)
+            c->hp->names[i] = nz(f->event_desc.events[i].name);
+}
+
+void header_print_begin(header_printer *hp, FILE *out, ps_session *s)
 {
     hp_ctx c;
 
-    c.out = out;
-    c.s = s;
-    c.h = ps_session_header(s);
-    c.f = ps_session_features(s);
-    c.pipe = c.h->container == PS_CONTAINER_PIPE;
+    hp->out = out;
+    hp->s = s;
+    hp->stopped = 0;
+    hp->seen = 0;
+    hp->names = NULL;
+    hp->nr_names = 0;
+    ctx_init(&c, out, s, hp);
     fputs("# ========\n", out);
     print_captured_on(out, c.h->mtime);
     fprintf(out, "# header version : %u\n", c.h->legacy_magic ? 0u : 1u);
     fprintf(out, "# data offset    : %" PRIu64 "\n", c.pipe ? 0 : c.h->data.offset);
     fprintf(out, "# data size      : %" PRIu64 "\n", c.pipe ? 0 : c.h->data.size);
     fprintf(out, "# feat offset    : %" PRIu64 "\n", c.pipe ? 0 : c.h->feat_offset);
-    if (c.pipe) {
-        fputs("# ========\n#\n", out);
-        return print_pipe_features(&c, display_name);
-    }
-    print_file_features(&c);
+    if (!c.pipe)
+        print_file_features(&c);
     fputs("# ========\n#\n", out);
+}
+
+/* Pipe mode: a feature prints when its record arrives, with the state the
+ * session has then (names, groups), as in perf; perf 6.1 does not swap the
+ * feature id of other-endian streams, so it prints none of theirs. */
+void header_print_event(header_printer *hp, const ps_event *ev)
+{
+    hp_ctx c;
+
+    ctx_init(&c, hp->out, hp->s, hp);
+    hp->seen = 1;
+    if (!c.pipe || hp->stopped || c.h->swapped ||
+        ev->type != PS_RECORD_HEADER_FEATURE || ev->u.feature.size == 0)
+        return;
+    if (print_pipe_feature(&c, ev->u.feature.feat_id) < 0)
+        hp->stopped = 1;
+    else if (ev->u.feature.feat_id == PS_HEADER_EVENT_DESC)
+        settle_desc_names(&c);
+}
+
+/* A pipe stream drained before any event reached header_print_event():
+ * print what arrived, in bit order (the arrival order is lost). */
+void header_print_end(header_printer *hp)
+{
+    unsigned feat;
+    hp_ctx c;
+
+    ctx_init(&c, hp->out, hp->s, hp);
+    if (!c.pipe || hp->seen || c.h->swapped)
+        goto out;
+    for (feat = 1; feat < LAST_FEATURE_61; feat++) {
+        if (!ps_features_has(c.f, feat) && !((c.f->failed[0] >> feat) & 1))
+            continue;       /* never arrived */
+        if (print_pipe_feature(&c, feat) < 0)
+            break;
+        if (feat == PS_HEADER_EVENT_DESC)
+            settle_desc_names(&c);
+    }
+out:
+    free(hp->names);
+    hp->names = NULL;
+    hp->nr_names = 0;
+}
+
+int header_print(FILE *out, ps_session *s, const char *display_name)
+{
+    header_printer hp;
+    ps_event ev;
+    ps_error err;
+    int rc, pipe = ps_session_header(s)->container == PS_CONTAINER_PIPE;
+
+    header_print_begin(&hp, out, s);
+    if (!pipe)
+        return 0;
+    while ((rc = ps_session_next(&ev, s, &err)) == PS_OK)
+        header_print_event(&hp, &ev);
+    if (rc < 0 && hp.seen) {
+        /* perf reports the bad record, keeps what it printed, exits 0 */
+        fprintf(stderr, "perfsift info: %s: %s\n", display_name, err.msg);
+    }
+    header_print_end(&hp);
     return 0;
 }

@@ -156,6 +156,7 @@ void ps_session_close(ps_session *s)
         return;
     ps_source__close(&s->src);
     ps_zstream__free(&s->z);
+    ps_order__free(&s->order);
     ps_evlist__free(&s->evlist);
     ps_arena__free(&s->arena);
     for (i = 0; i < s->hdr.nr_dir_files; i++)
@@ -434,7 +435,7 @@ static int finish_main(ps_session *s, const frame *f, ps_error *err)
 }
 
 static int decode_frame(ps_event *ev, ps_session *s, const frame *f,
-                        const uint8_t *extra, ps_error *err)
+                        const uint8_t *extra, uint8_t *writable, ps_error *err)
 {
     ps_rec r;
     int rc;
@@ -457,7 +458,7 @@ static int decode_frame(ps_event *ev, ps_session *s, const frame *f,
         return rc;
     memset(&r, 0, sizeof(r));
     r.p = f->p;
-    r.w = (uint8_t *)(uintptr_t)(f->p == s->scratch ? s->scratch : NULL);
+    r.w = writable ? writable : f->p == s->scratch ? s->scratch : NULL;
     r.size = f->size;
     r.swap = s->swap;
     r.off = f->off;
@@ -492,7 +493,8 @@ static int next_record(ps_event *ev, ps_session *s, ps_error *err)
         if ((rc = next_dir_file(s, err)) != PS_OK)
             return rc == PS_DONE ? PS_DONE : record_error(s, err, rc, 0, 0, 0, 0);
     }
-    rc = decode_frame(ev, s, &f, f.nested ? NULL : f.orig + f.size, err);
+    rc = decode_frame(ev, s, &f, f.nested ? NULL : f.orig + f.size, NULL, err);
+    s->last_orig = f.orig;
     if (rc == PS_OK)
         rc = apply_side_effects(s, ev, err);
     if (!f.nested) {
@@ -506,24 +508,17 @@ static int next_record(ps_event *ev, ps_session *s, ps_error *err)
     return PS_OK;
 }
 
-int ps_session_next(ps_event *out, ps_session *s, ps_error *err)
+/* One record in file order, skipping bad ones with keep_going. */
+static int next_in_file_order(ps_event *out, ps_session *s, ps_error *err)
 {
     int rc;
 
-    if (s->done)
-        return PS_DONE;
     for (;;) {
         uint64_t pos = s->src.pos, zpos = s->z.out_total;
 
         rc = next_record(out, s, err);
-        if (rc == PS_OK) {
-            s->index++;
-            return PS_OK;
-        }
-        if (rc == PS_DONE) {
-            s->done = 1;
-            return PS_DONE;
-        }
+        if (rc == PS_OK || rc == PS_DONE)
+            return rc;
         if (!s->opts.keep_going || rc == PS_ENOMEM || rc == PS_EIO ||
             rc == PS_ETRUNC || s->src.pos >= s->src.end)
             return rc;
@@ -538,4 +533,94 @@ int ps_session_next(ps_event *out, ps_session *s, ps_error *err)
         else if (s->src.pos == pos && s->z.out_total == zpos)
             ps_source__consume(&s->src, REC_HDR);
     }
+}
+
+/* The time perf orders a record by: 0 when it has none (delivered at once). */
+static uint64_t event_time(const ps_event *ev)
+{
+    if (ev->type == PERF_RECORD_SAMPLE)
+        return (ev->u.sample.sample_type & PERF_SAMPLE_TIME) ? ev->u.sample.time : 0;
+    if (ev->type < 64 && ev->has_sample_id && (ev->sample_id.present & PERF_SAMPLE_TIME))
+        return ev->sample_id.time;
+    return 0;
+}
+
+static int deliver_queued(ps_event *out, ps_session *s, ps_queued *q, ps_error *err)
+{
+    frame f;
+    int rc;
+
+    memset(&f, 0, sizeof(f));
+    f.p = f.orig = q->bytes;
+    f.type = q->type;
+    f.misc = q->misc;
+    f.size = q->size;
+    f.off = q->off;
+    f.inner = q->inner;
+    f.nested = q->nested;
+    s->file_index = q->file_index;
+    if ((rc = decode_frame(out, s, &f, NULL, q->bytes, err)) < 0)
+        return record_error(s, err, rc, f.off, f.inner, f.nested, f.type);
+    out->index = s->index;
+    return PS_OK;
+}
+
+/* Time order as perf's ordered_events: timed kernel records wait; a
+ * FINISHED_ROUND releases those up to the previous round's maximum; the
+ * rest is delivered at once. */
+static int next_ordered(ps_event *out, ps_session *s, ps_error *err)
+{
+    ps_queued *q, meta;
+    uint64_t t;
+    int rc;
+
+    for (;;) {
+        if ((q = ps_order__pop(&s->order)) != NULL)
+            return deliver_queued(out, s, q, err);
+        rc = next_in_file_order(out, s, err);
+        if (rc == PS_DONE && s->order.nr_ready < s->order.nr) {
+            ps_order__flush(&s->order, UINT64_MAX);
+            continue;
+        }
+        if (rc != PS_OK)
+            return rc;
+        if (out->type == PS_RECORD_FINISHED_ROUND) {
+            ps_order__flush(&s->order, s->order.next_flush);
+            s->order.next_flush = s->order.max_time;
+        }
+        /* perf prints FINISHED_ROUND before the records it releases */
+        if ((t = event_time(out)) == 0 || t == UINT64_MAX || out->type >= 64)
+            return PS_OK;
+        memset(&meta, 0, sizeof(meta));
+        meta.time = t;
+        meta.off = out->offset;
+        meta.inner = out->inner_offset;
+        meta.type = out->type;
+        meta.misc = out->misc;
+        meta.size = out->size;
+        meta.nested = !!(out->flags & PS_EVENT_IN_COMPRESSED);
+        meta.file_index = out->file_index;
+        if ((rc = ps_order__push(&s->order, &meta, s->last_orig, err)) < 0)
+            return rc;
+    }
+}
+
+int ps_session_next(ps_event *out, ps_session *s, ps_error *err)
+{
+    int rc;
+
+    if (s->done)
+        return PS_DONE;
+    if (s->opts.ordered && !s->order_off && s->evlist.nr && !s->evlist.sample_id_all) {
+        s->order_off = 1;
+        ps_session__warn(s, PS_NO_OFFSET, "no sample_id_all support: records are "
+                         "delivered in file order, unsorted (as perf does)");
+    }
+    rc = s->opts.ordered && !s->order_off ? next_ordered(out, s, err)
+                                          : next_in_file_order(out, s, err);
+    if (rc == PS_OK)
+        s->index++;
+    else if (rc == PS_DONE)
+        s->done = 1;
+    return rc;
 }

@@ -9,6 +9,7 @@
 
 #include "compress.h"
 #include "evsel.h"
+#include "order.h"
 #include "records.h"
 #include "source.h"
 
@@ -33,6 +34,9 @@ struct ps_session {
     unsigned       dir_next;
     int            file_index;
     int            done;
+    ps_order       order;       /* opts.ordered */
+    int            order_off;
+    const uint8_t *last_orig;   /* input bytes of the record just decoded */   /* no sample_id_all: perf falls back to file order */
 };
 
 /** Report a warning through opts.warn and count it. */
