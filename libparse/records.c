@@ -1023,8 +1023,7 @@ int ps_records__decode(ps_event *ev, const ps_rec *r, ps_error *err)
     ps_cursor c;
     int rc;
 
-    memset(&ev->u, 0, sizeof(ev->u));
-    ev->has_sample_id = 0;
+    /* decode_frame() zeroed *ev */
     if (k == NULL) {
         ev->flags |= PS_EVENT_UNKNOWN_TYPE;
         ps_cursor__init(&c, r->p, r->size, r->swap, r->off);

@@ -147,11 +147,39 @@ int64_t ps_source__peek(ps_source *src, size_t n, const uint8_t **p, ps_error *e
     return (int64_t)(avail < n ? avail : n);
 }
 
+/* Pages of a mapped file count in the resident set once touched. Dropping
+ * the ones already consumed keeps peak RSS flat however large the capture:
+ * nothing refers to them any more (headers and features were copied). */
+#define DROP_STEP ((uint64_t)8 << 20)
+#define DROP_KEEP ((uint64_t)1 << 20)
+
+static void drop_consumed(ps_source *src)
+{
+    uint64_t ahead = src->dropped + 2 * DROP_STEP + DROP_KEEP;
+
+    /* Ask for the next stretch early: first touches of mapped pages are
+     * where a sequential decode spends its time. */
+    if (ahead < src->map_size)
+        madvise((void *)(src->map + (ahead & ~(uint64_t)0xfff)),
+                (size_t)(ahead + DROP_STEP > src->map_size ? src->map_size - ahead : DROP_STEP),
+                MADV_WILLNEED);
+    uint64_t upto = (src->pos - DROP_KEEP) & ~(uint64_t)0xfffff;
+
+    if (upto <= src->dropped)
+        return;
+    madvise((void *)(src->map + src->dropped), (size_t)(upto - src->dropped), MADV_DONTNEED);
+    src->dropped = upto;
+}
+
 void ps_source__consume(ps_source *src, size_t n)
 {
     src->pos += n;
-    if (!src->is_stream && src->pos > src->bytes_read)
+    if (src->is_stream)
+        return;
+    if (src->pos > src->bytes_read)
         src->bytes_read = src->pos;
+    if (src->map_owned == 2 && src->pos > src->dropped + DROP_STEP + DROP_KEEP)
+        drop_consumed(src);
 }
 
 int ps_source__skip(ps_source *src, uint64_t n, ps_error *err)

@@ -32,6 +32,7 @@ typedef struct ps_source {
     uint64_t       pos;         /* input offset of the next byte */
     uint64_t       end;         /* do not read at or past this offset */
     uint64_t       bytes_read;
+    uint64_t       dropped;     /* mapped pages before this were madvise'd away */
     int64_t        mtime;
     uint64_t       file_size;
 } ps_source;

@@ -245,7 +245,7 @@ def perf_sample(r):
     state = None
     unknown = []
     for line in r.lines:
-        if line.startswith('.....'):
+        if line.startswith('.....') and not line.startswith('......'):
             m = CHAIN_RE.match(line)
             if m and state in ('callchain', 'lbr_callchain', 'branch_callstack'):
                 f[state].append(int(m.group(2), 16))
@@ -809,9 +809,14 @@ def perf_nothing(r):
     return {}
 
 
+NAME_FIELDS = ('comm', 'filename', 'path', 'name', 'event', 'unit', 'build_id')
+
+
 def expect_plain(o, field, f):
     v = get(o, field)
-    return v if isinstance(v, (str, bool)) else toint(v)
+    if isinstance(v, bool) or field in NAME_FIELDS:
+        return v
+    return toint(v)
 
 
 # perf's name -> (parser of perf's text, perfsift's value of a field)

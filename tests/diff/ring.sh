@@ -57,33 +57,46 @@ ours_data() {
     "$PERFSIFT" dump --json -q "$1" | jq -c 'select(.type != "FINISHED_ROUND") | del(.offset)'
 }
 
-# One line per record, "TYPE pid tid cpu time_ns [period ip]", from perf
-# script text (stdin) or from perfsift NDJSON (--json, stdin).
+# One line per record, "TYPE pid tid cpu time_ns [period] [ip]", from perf
+# script text (stdin) or from perfsift NDJSON (--json), stably sorted by
+# time as perf delivers them (a ring holds records in the order they were
+# written, which can differ from their times by a few records).
+# normalise FIELDS [--json]; FIELDS as given to perf script -F.
 normalise() {
     python3 -c '
 import json, re, sys
+fields = sys.argv[1].split(",")
 line_re = re.compile(r"^\s*(\d+)/(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(.*)$")
+out = []
 for line in sys.stdin:
-    if sys.argv[1] == "--json":
+    if len(sys.argv) > 2:
         r = json.loads(line)
         if r["type"] == "SAMPLE":
-            print("SAMPLE", r["pid"], r["tid"], r["cpu"], r["time"], r["period"], int(r["ip"], 16))
+            rec = ["SAMPLE", r["pid"], r["tid"], r["cpu"], r["time"]]
+            rec += [r["period"]] if "period" in fields else []
+            rec += [int(r["ip"], 16)] if "ip" in fields else []
         else:
             i = r.get("sample_id", {})
-            print(r["type"], i.get("pid"), i.get("tid"), i.get("cpu"), i.get("time"))
+            rec = [r["type"], i.get("pid"), i.get("tid"), i.get("cpu"), i.get("time")]
+        out.append(rec)
         continue
     m = line_re.match(line)
     if not m:
         continue                # continuation lines (NAMESPACES)
     pid, tid, cpu, sec, ns, rest = m.groups()
-    t = int(sec) * 10**9 + int(ns)
+    rec = [int(pid), int(tid), int(cpu), int(sec) * 10**9 + int(ns)]
     k = re.match(r"PERF_RECORD_([A-Z0-9_]+)", rest)
     if k:
-        print(k.group(1), pid, tid, int(cpu), t)
-    else:
-        period, ip = rest.split()[:2]
-        print("SAMPLE", pid, tid, int(cpu), t, period, int(ip, 16))
-' "${1:-}"
+        out.append([k.group(1)] + rec)
+        continue
+    tok = rest.split()
+    rec += [int(tok.pop(0))] if "period" in fields else []
+    rec += [int(tok.pop(0), 16)] if "ip" in fields else []
+    out.append(["SAMPLE"] + rec)
+out.sort(key=lambda r: r[4])
+for r in out:
+    print(*r)
+' "$@"
 }
 
 SHOW="--show-task-events --show-mmap-events --show-lost-events --show-switch-events
@@ -98,8 +111,8 @@ perf_vs() {
         fail "$name: perf script failed: $(head -c 200 "$T/perf.err")"
         return
     fi
-    normalise < "$T/perf.txt" > "$T/perf.norm"
-    ours "$attr" "$dump" "$@" | normalise --json > "$T/ours.norm"
+    normalise "$fields" < "$T/perf.txt" > "$T/perf.norm"
+    ours "$attr" "$dump" "$@" | normalise "$fields" --json > "$T/ours.norm"
     if cmp -s "$T/perf.norm" "$T/ours.norm"; then
         pass "$name ($(wc -l < "$T/ours.norm") records)"
     else
@@ -148,7 +161,9 @@ same_records "ring-st-vs-wrapped" "$T/st.data.json" "$T/st.raw.json"
 
 perf_vs "ring-self-perf" "$RING/self-wrapped.data" pid,tid,cpu,time,ip,period \
     "$RING/self-lost.attr.bin" "$RING/self.raw"
-perf_vs "ring-st-perf" "$RING/st-wrapped.data" pid,tid,cpu,time,ip,period \
+# Not period: with PERF_SAMPLE_READ perf script prints the read value's
+# delta as the period, not the sample's period field.
+perf_vs "ring-st-perf" "$RING/st-wrapped.data" pid,tid,cpu,time,ip \
     "$RING/st.attr.bin" "$RING/st.raw"
 
 "$T/ringwrap" "$RING/self-lost.attr.bin" "$(first_id "$RING/self-lost.attr.bin" "$RING/lost.raw")" \
