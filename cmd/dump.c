@@ -556,6 +556,11 @@ static void j_opaque(json_t *o, const ps_event *ev)
     set(o, "body", bytes_hex(ev->u.opaque.data, ev->u.opaque.size));
 }
 
+static void j_none(json_t *o, const ps_event *ev)
+{
+    (void)o; (void)ev;
+}
+
 typedef void (*json_fn)(json_t *o, const ps_event *ev);
 
 static const json_fn json_fns[] = {
@@ -572,6 +577,7 @@ static const json_fn json_fns[] = {
     [PS_RECORD_CALLCHAIN_DEFERRED] = j_callchain_deferred,
     [PS_RECORD_HEADER_ATTR] = j_header_attr, [PS_RECORD_HEADER_EVENT_TYPE] = j_event_type,
     [PS_RECORD_HEADER_TRACING_DATA] = j_tracing_data, [PS_RECORD_HEADER_BUILD_ID] = j_build_id,
+    [PS_RECORD_FINISHED_ROUND] = j_none, [PS_RECORD_FINISHED_INIT] = j_none,
     [PS_RECORD_ID_INDEX] = j_id_index, [PS_RECORD_AUXTRACE_INFO] = j_auxtrace_info,
     [PS_RECORD_AUXTRACE] = j_auxtrace, [PS_RECORD_AUXTRACE_ERROR] = j_auxtrace_error,
     [PS_RECORD_THREAD_MAP] = j_thread_map, [PS_RECORD_CPU_MAP] = j_cpu_map,

@@ -48,6 +48,7 @@ static const struct option long_opts[] = {
 typedef struct stats {
     uint64_t total;
     uint64_t nr[NR_TYPES];
+    uint64_t nr_unknown_high;   /* types >= NR_TYPES */
     uint64_t *samples;          /* per evsel */
     uint64_t *lost_samples;     /* per evsel */
     size_t    nr_evsels;
@@ -139,6 +140,8 @@ static void count_event(stats *st, ps_session *s, const ps_event *ev)
     st->total++;
     if (ev->type < NR_TYPES)
         st->nr[ev->type]++;
+    else
+        st->nr_unknown_high++;
     if (stats_grow(st, ps_session_nr_evsels(s)) < 0 || ev->evsel == NULL)
         return;
     if (ev->type == PERF_RECORD_SAMPLE) {
@@ -175,6 +178,13 @@ static void print_stats(FILE *out, const stats *st, ps_session *s)
         fprintf(out, "%16s events: %10d  (%4.1f%%)\n", name, (int)st->nr[i],
                 st->total ? 100.0 * (double)st->nr[i] / (double)st->total : 0.0);
     }
+    /* perf refuses files with types it does not know; we count them */
+    for (i = 1; i < NR_TYPES; i++)
+        if (st->nr[i] && ps_record_type_name((uint32_t)i) == NULL)
+            fprintf(out, "%10s%-6zu events: %10d  (%4.1f%%)\n", "UNKNOWN_", i, (int)st->nr[i],
+                    100.0 * (double)st->nr[i] / (double)st->total);
+    if (st->nr_unknown_high)
+        fprintf(out, "%16s events: %10d\n", "UNKNOWN_128+", (int)st->nr_unknown_high);
     for (i = 0; i < ps_session_nr_evsels(s) && i < st->nr_evsels; i++) {
         if (st->samples[i] == 0 && st->lost_samples[i] == 0)
             continue;

@@ -125,7 +125,7 @@ int ps_evlist__of_record(const ps_evlist *l, const uint8_t *p, size_t size,
                          uint32_t type, int swap, uint64_t off,
                          const ps_evsel **out, ps_error *err)
 {
-    const char *what = type == PERF_RECORD_SAMPLE ? "SAMPLE" : "record";
+    const char *what = ps_record_type_name(type) ? ps_record_type_name(type) : "unknown";
     size_t at;
     uint64_t id;
 

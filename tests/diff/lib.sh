@@ -23,7 +23,7 @@ fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
 # Every capture of the project and of shared/: testdata/, the corpus
 # (captures, edge, endian) and the external captures (from their manifest).
 all_captures() {
-    ls "$ROOT"/testdata/*.data 2>/dev/null
+    ls -d "$ROOT"/testdata/*.data 2>/dev/null
     ls -d "$SHARED"/corpus/captures/*.data "$SHARED"/corpus/edge/*.data \
           "$SHARED"/corpus/endian/*.data
     python3 - "$SHARED/external/manifest.json" <<'PY'

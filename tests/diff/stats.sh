@@ -11,6 +11,7 @@ PERF_FAIL='incompatible|failed to process|decompress|unexpected end|bad event|no
 # Upstream facts (shared/external/README.md): records perfsift must count.
 declare -A expect=(
     [probe.data.stream]="SAMPLE events:          1|MMAP events:        112|MMAP2 events:          8"
+    [pipe-z.data]="SAMPLE events:        137"
 )
 
 while read -r f; do
