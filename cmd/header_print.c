@@ -112,32 +112,47 @@ static const struct flag_name { unsigned bit; const char *name; } attr_flags[] =
     { PS_ATTR_SIGTRAP, "sigtrap" },
 };
 
-static void print_bits(FILE *out, const char *name, uint64_t v,
+/* perf formats every field into one buffer and prints it; a bit set with
+ * no bit perf knows formats nothing, so the previous field's text shows
+ * again (only branch_sample_type can get there: perf refuses the others). */
+typedef struct attr_out {
+    FILE *out;
+    char  buf[1024];        /* perf's BUF_SIZE */
+} attr_out;
+
+static void emit(attr_out *o, const char *name)
+{
+    fprintf(o->out, ", %s = %s", name, o->buf);
+}
+
+static void print_bits(attr_out *o, const char *name, uint64_t v,
                        const struct bit_name *bits)
 {
-    int first = 1;
+    size_t n = 0;
 
     if (v == 0)
         return;
-    fprintf(out, ", %s = ", name);
-    for (; bits->name; bits++) {
-        if (v & bits->bit) {
-            fprintf(out, "%s%s", first ? "" : "|", bits->name);
-            first = 0;
-        }
+    for (; bits->name; bits++)
+        if ((v & bits->bit) && n < sizeof(o->buf))
+            n += (size_t)snprintf(o->buf + n, sizeof(o->buf) - n, "%s%s",
+                                  n ? "|" : "", bits->name);
+    emit(o, name);
+}
+
+static void print_u(attr_out *o, const char *name, uint64_t v)
+{
+    if (v) {
+        snprintf(o->buf, sizeof(o->buf), "%" PRIu64, v);
+        emit(o, name);
     }
 }
 
-static void print_u(FILE *out, const char *name, uint64_t v)
+static void print_x(attr_out *o, const char *name, uint64_t v)
 {
-    if (v)
-        fprintf(out, ", %s = %" PRIu64, name, v);
-}
-
-static void print_x(FILE *out, const char *name, uint64_t v)
-{
-    if (v)
-        fprintf(out, ", %s = %#" PRIx64, name, v);
+    if (v) {
+        snprintf(o->buf, sizeof(o->buf), "%#" PRIx64, v);
+        emit(o, name);
+    }
 }
 
 /* Print the attr the way perf 6.1 holds it: for other-endian producers it
@@ -148,40 +163,45 @@ static void print_attr(FILE *out, const ps_attr *a, int swapped)
     uint64_t precise = (a->flags >> PS_ATTR_PRECISE_IP) & 3;
     uint64_t regs_intr = a->sample_regs_intr, sig_data = a->sig_data;
     int32_t clockid = a->clockid;
+    attr_out o;
     size_t i;
 
+    o.out = out;
+    o.buf[0] = 0;
     if (swapped) {
         precise = ((precise & 1) << 1) | (precise >> 1);
         regs_intr = __builtin_bswap64(regs_intr);
         sig_data = __builtin_bswap64(sig_data);
         clockid = (int32_t)__builtin_bswap32((uint32_t)clockid);
     }
-    print_u(out, "type", a->type);
-    print_u(out, "size", a->size);
-    print_x(out, "config", a->config);
-    print_u(out, "{ sample_period, sample_freq }", a->sample_period);
-    print_bits(out, "sample_type", a->sample_type, sample_bits);
-    print_bits(out, "read_format", a->read_format, read_bits);
+    print_u(&o, "type", a->type);
+    print_u(&o, "size", a->size);
+    print_x(&o, "config", a->config);
+    print_u(&o, "{ sample_period, sample_freq }", a->sample_period);
+    print_bits(&o, "sample_type", a->sample_type, sample_bits);
+    print_bits(&o, "read_format", a->read_format, read_bits);
     for (i = 0; i < sizeof(attr_flags) / sizeof(attr_flags[0]); i++) {
         unsigned bit = attr_flags[i].bit;
 
-        print_u(out, attr_flags[i].name,
+        print_u(&o, attr_flags[i].name,
                 bit == PS_ATTR_PRECISE_IP ? precise : (a->flags >> bit) & 1);
     }
-    print_u(out, "{ wakeup_events, wakeup_watermark }", a->wakeup_events);
-    print_u(out, "bp_type", a->bp_type);
-    print_x(out, "{ bp_addr, config1 }", a->config1);
-    print_x(out, "{ bp_len, config2 }", a->config2);
-    print_bits(out, "branch_sample_type", a->branch_sample_type, branch_bits);
-    print_x(out, "sample_regs_user", a->sample_regs_user);
-    print_u(out, "sample_stack_user", a->sample_stack_user);
-    if (clockid)
-        fprintf(out, ", clockid = %" PRId64, (int64_t)clockid);
-    print_x(out, "sample_regs_intr", regs_intr);
-    print_u(out, "aux_watermark", a->aux_watermark);
-    print_u(out, "sample_max_stack", a->sample_max_stack);
-    print_u(out, "aux_sample_size", a->aux_sample_size);
-    print_u(out, "sig_data", sig_data);
+    print_u(&o, "{ wakeup_events, wakeup_watermark }", a->wakeup_events);
+    print_u(&o, "bp_type", a->bp_type);
+    print_x(&o, "{ bp_addr, config1 }", a->config1);
+    print_x(&o, "{ bp_len, config2 }", a->config2);
+    print_bits(&o, "branch_sample_type", a->branch_sample_type, branch_bits);
+    print_x(&o, "sample_regs_user", a->sample_regs_user);
+    print_u(&o, "sample_stack_user", a->sample_stack_user);
+    if (clockid) {
+        snprintf(o.buf, sizeof(o.buf), "%" PRId64, (int64_t)clockid);
+        emit(&o, "clockid");
+    }
+    print_x(&o, "sample_regs_intr", regs_intr);
+    print_u(&o, "aux_watermark", a->aux_watermark);
+    print_u(&o, "sample_max_stack", a->sample_max_stack);
+    print_u(&o, "aux_sample_size", a->aux_sample_size);
+    print_u(&o, "sig_data", sig_data);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -283,14 +303,15 @@ static int test_bit(const uint64_t *bits, uint64_t i)
     return (int)((bits[i / 64] >> (i % 64)) & 1);
 }
 
-/* bitmap_scnprintf() into a 100-byte buffer, as perf's memory printer. */
+/* bitmap_scnprintf() into a 100-byte buffer, as perf's memory printer.
+ * An empty bitmap writes nothing, not even the NUL: perf then prints what
+ * its buffer held, the previous node's list. */
 static void bitmap_str(char *buf, size_t size, const uint64_t *bits, unsigned nbits)
 {
     sbuf b = { buf, size, 0 };
     unsigned cur = 0, rbot, rtop;
     int first = 1;
 
-    buf[0] = 0;
     while (cur < nbits && !test_bit(bits, cur))
         cur++;
     rbot = cur;
@@ -671,12 +692,14 @@ static void print_mem_topology(const hp_ctx *c, int ok)
 {
     const ps_features *f = c->f;
     uint64_t i, nr = ok ? f->mem_topology.nr_nodes : 0;
+    char map[100];
 
     fprintf(c->out, "# memory nodes (nr %d, block size 0x%" PRIx64 "):\n", (int)nr,
             ok ? f->mem_topology.block_size : 0);
+    map[0] = 0;
     for (i = 0; i < nr; i++) {
         const ps_feat_mem_node *n = &f->mem_topology.nodes[i];
-        char map[100], size[50];
+        char size[50];
         uint64_t b, weight = 0;
 
         for (b = 0; b < n->nbits; b++)

@@ -188,7 +188,10 @@ static void print_stats(FILE *out, const stats *st, ps_session *s)
     for (i = 0; i < ps_session_nr_evsels(s) && i < st->nr_evsels; i++) {
         if (st->samples[i] == 0 && st->lost_samples[i] == 0)
             continue;
-        fprintf(out, "%s stats:\n", ps_session_evsel(s, i)->name);
+        /* perf report names pipe-mode events from their attrs alone (it
+         * takes no EVENT_UPDATE names) */
+        fprintf(out, "%s stats:\n", ps_session_header(s)->container == PS_CONTAINER_PIPE ?
+                ps_session_evsel(s, i)->attr_name : ps_session_evsel(s, i)->name);
         if (st->samples[i])
             fprintf(out, "%16s events: %10d\n", "SAMPLE", (int)st->samples[i]);
         if (st->lost_samples[i])
@@ -283,14 +286,18 @@ static json_t *header_json(ps_session *s)
         "perf_version", f->version, "arch", f->arch);
 }
 
-/* Read every record; counts go to st. Returns PS_DONE or an error code. */
-static int read_all(ps_session *s, stats *st, ps_error *err)
+/* Read every record; counts go to st, pipe-mode features to hp (may be
+ * NULL). Returns PS_DONE or an error code. */
+static int read_all(ps_session *s, stats *st, header_printer *hp, ps_error *err)
 {
     ps_event ev;
     int rc;
 
-    while ((rc = ps_session_next(&ev, s, err)) == PS_OK)
+    while ((rc = ps_session_next(&ev, s, err)) == PS_OK) {
         count_event(st, s, &ev);
+        if (hp)
+            header_print_event(hp, &ev);
+    }
     return rc;
 }
 
@@ -299,6 +306,7 @@ int cmd_info(int argc, char **argv)
     input_opts in = { 0 };
     int want_stats = 0, want_header = 0, want_events = 0, json = 0, c, rc, ret = EXIT_OK;
     stats st;
+    header_printer hp;
     ps_session *s;
     ps_error err;
 
@@ -327,10 +335,15 @@ int cmd_info(int argc, char **argv)
     if ((s = cmd_open("info", &in)) == NULL)
         return EXIT_BADINPUT;
     memset(&st, 0, sizeof(st));
-    /* Pipe streams define their header as they go: read them first. */
+    /* Pipe streams define their header as they go: the printer follows
+     * the records (file mode prints it all at begin). */
+    if (want_header && !json)
+        header_print_begin(&hp, stdout, s);
     rc = PS_DONE;
     if (want_stats || json || ps_session_header(s)->container == PS_CONTAINER_PIPE)
-        rc = read_all(s, &st, &err);
+        rc = read_all(s, &st, want_header && !json ? &hp : NULL, &err);
+    if (want_header && !json)
+        header_print_end(&hp);
     if (json) {
         json_t *doc = json_pack("{s:o, s:o, s:o}", "header", header_json(s),
                                 "events", events_json(s), "stats", stats_json(&st, s));
@@ -339,8 +352,6 @@ int cmd_info(int argc, char **argv)
         fputc('\n', stdout);
         json_decref(doc);
     } else {
-        if (want_header)
-            header_print(stdout, s, ps_session_path(s));
         if (want_events)
             print_events(stdout, s);
         if (want_stats)

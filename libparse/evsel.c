@@ -163,26 +163,47 @@ int ps_evlist__of_record(const ps_evlist *l, const uint8_t *p, size_t size,
     return PS_OK;
 }
 
+/* perf 6.1 drops the whole EVENT_DESC (and derives every name) when an
+ * attr in it uses bits it does not know. */
+static int event_desc_usable(const ps_features *f)
+{
+    uint32_t i;
+
+    if (!ps_features_has(f, PS_HEADER_EVENT_DESC))
+        return 0;
+    for (i = 0; i < f->event_desc.nr; i++) {
+        const ps_attr *a = &f->event_desc.events[i].attr;
+
+        if ((a->sample_type >> 25) || (a->read_format >> 5) || (a->flags >> 38) ||
+            a->reserved_2 || a->aux_action ||
+            ((a->sample_type & PERF_SAMPLE_BRANCH_STACK) && (a->branch_sample_type >> 19)))
+            return 0;
+    }
+    return 1;
+}
+
 void ps_evlist__name(ps_evlist *l, ps_arena *a, const ps_features *f, size_t from)
 {
+    int desc_ok = event_desc_usable(f);
     size_t i;
 
     for (i = from; i < l->nr; i++) {
         ps_evsel *e = l->evsels[i];
         char buf[512];
 
-        if (e->name && e->name == l->update_names[i])
-            continue;
+        ps_evname__derive(buf, sizeof(buf), &e->attr, f);
+        e->attr_name = ps_arena__strndup(a, buf, sizeof(buf));
         if (l->update_names[i]) {
             e->name = l->update_names[i];
             continue;
         }
-        if (!l->pipe && ps_features_has(f, PS_HEADER_EVENT_DESC) && i < f->event_desc.nr &&
+        /* pipe mode: perf names an event when its HEADER_ATTR arrives,
+         * before any EVENT_DESC feature record could */
+        if (!l->pipe && desc_ok && i < f->event_desc.nr &&
             f->event_desc.events[i].name) {
             e->name = f->event_desc.events[i].name;
             continue;
         }
-        ps_evname__derive(buf, sizeof(buf), &e->attr, f);
-        e->name = ps_arena__strndup(a, buf, sizeof(buf));
+        e->name = e->attr_name;
     }
 }

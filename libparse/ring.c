@@ -233,15 +233,42 @@ static int bit_of(const struct bit_set *set, const char *name)
     return -1;
 }
 
-/* A mask: a number, or a list of bit names. */
+/* A mask from "IP|TID|TIME" (as perf and perfsift info print it): 0, or the
+ * 1-based position of the first bad name. */
+static size_t mask_of_string(const struct bit_set *set, const char *str, uint64_t *out)
+{
+    char buf[1024], *tok, *save = NULL;
+    size_t pos = 1;
+
+    if (strlen(str) >= sizeof(buf))
+        return 1;
+    strcpy(buf, str);
+    *out = 0;
+    for (tok = strtok_r(buf, "|", &save); tok; tok = strtok_r(NULL, "|", &save), pos++) {
+        int bit = bit_of(set, tok);
+
+        if (bit < 0)
+            return pos;
+        *out |= UINT64_C(1) << bit;
+    }
+    return 0;
+}
+
+/* A mask: a number, a list of bit names, or names joined by '|'. */
 static int json_mask(const attr_list *l, size_t idx, const char *key,
                      const json_t *v, const struct bit_set *set, uint64_t *out,
                      ps_error *err)
 {
-    size_t i;
+    size_t i, bad;
     json_t *e;
 
     if (json_u64(v, out) == 0)
+        return PS_OK;
+    if (json_is_string(v) && (bad = mask_of_string(set, json_string_value(v), out)) != 0)
+        return ps_error__set(err, PS_EINVAL, PS_NO_OFFSET,
+                             "%s: attr %zu: '%s' name %zu is not a %s* name",
+                             l->path, idx, key, bad, set->prefix);
+    if (json_is_string(v))
         return PS_OK;
     if (!json_is_array(v))
         return ps_error__set(err, PS_EINVAL, PS_NO_OFFSET,
@@ -341,8 +368,6 @@ static int json_field(const attr_list *l, size_t idx, ps_attr *a,
                              "%s: attr %zu: '%s' value 0x%llx does not fit in %u bits",
                              l->path, idx, f->name, (unsigned long long)u, 8 * f->width);
     store_field(a, f, u);
-    if (f->set_bit >= 0)
-        a->flags |= PS_ATTR_FLAG(f->set_bit);
     return PS_OK;
 }
 
@@ -463,6 +488,11 @@ static int json_attr(attr_list *l, const json_t *o, ps_error *err)
     json_object_foreach((json_t *)(uintptr_t)o, key, v)
         if ((rc = json_member(l, idx, r, key, v, err)) < 0)
             return rc;
+    /* sample_freq means freq, wakeup_watermark means watermark, whatever
+     * order the members came in. */
+    for (size_t i = 0; i < PS_ARRAY_SIZE(attr_fields); i++)
+        if (attr_fields[i].set_bit >= 0 && json_object_get(o, attr_fields[i].name))
+            r->attr.flags |= PS_ATTR_FLAG(attr_fields[i].set_bit);
     return PS_OK;
 }
 
@@ -564,38 +594,34 @@ int ps_attr_parse(ps_attr *out, const void *buf, size_t size, ps_error *err)
 /* ------------------------------------------------------------------------ */
 /* Loading the attr file into the event list                                 */
 
-/* Read all of path ("-" = stdin) into a malloc'd buffer of at most
- * ATTR_FILE_MAX bytes. */
+/* Read all of path ("-" = stdin) into a malloc'd buffer; more than
+ * ATTR_FILE_MAX bytes is refused (so a wrong file name costs little). */
 static int read_attr_file(const char *path, uint8_t **out, size_t *size, ps_error *err)
 {
     int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     size_t len = 0, cap = 0;
     uint8_t *buf = NULL;
     int rc = PS_OK;
+    ssize_t n = 1;
 
     if (fd < 0)
         return ps_error__set(err, PS_EIO, PS_NO_OFFSET, "%s: %s", path, strerror(errno));
-    for (;;) {
-        ssize_t n;
-
-        if (len == cap && (cap >= ATTR_FILE_MAX + 1 ||
-                           ps_grow((void **)&buf, &cap, cap ? cap * 2 : 4096, 1) < 0)) {
-            rc = cap >= ATTR_FILE_MAX + 1
-                 ? ps_error__set(err, PS_EINVAL, PS_NO_OFFSET,
-                                 "%s: attr file larger than %u bytes", path, ATTR_FILE_MAX)
-                 : ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "%s: out of memory", path);
+    while (n != 0) {
+        if (len > ATTR_FILE_MAX) {
+            rc = ps_error__set(err, PS_EINVAL, PS_NO_OFFSET,
+                               "%s: larger than %u bytes: not an attr file", path,
+                               ATTR_FILE_MAX);
             break;
         }
-        n = read(fd, buf + len, (cap > ATTR_FILE_MAX + 1 ? ATTR_FILE_MAX + 1 : cap) - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
+        if (ps_grow((void **)&buf, &cap, len + 4096, 1) < 0) {
+            rc = ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "%s: out of memory", path);
+            break;
+        }
+        if ((n = read(fd, buf + len, cap - len)) < 0 && errno != EINTR) {
             rc = ps_error__set(err, PS_EIO, len, "%s: %s", path, strerror(errno));
             break;
         }
-        if (n == 0)
-            break;
-        len += (size_t)n;
+        len += n > 0 ? (size_t)n : 0;
     }
     if (fd != STDIN_FILENO)
         close(fd);
@@ -627,8 +653,8 @@ static int add_attrs(ps_session *s, const attr_list *l, ps_error *err)
     }
     for (i = 0; l->nr > 1 && i < l->nr; i++)
         if (l->v[i].nr_ids == 0)
-            ps_session__warn(s, PS_NO_OFFSET, "%s: attr %zu has no ids, so records cannot "
-                             "be attributed to it among %zu attrs", l->path, i, l->nr);
+            ps_session__warn(s, PS_NO_OFFSET, "attr %zu of %zu in '%s' has no ids, so no "
+                             "record can be matched to it", i, l->nr, l->path);
     return PS_OK;
 }
 
@@ -668,20 +694,15 @@ static void read_ctl(ring_ctl *c, const uint8_t *p)
     c->data_size = ps_load64(p + CTL_DATA_SIZE, 0);
 }
 
-/* PS_RING_AUTO: does the input start with a control page? avail is the
- * input size, or UINT64_MAX for a stream (checked again when read). */
-static int ctl_plausible(const ring_ctl *c, uint64_t avail)
-{
-    return is_pow2(c->data_offset) && c->data_offset >= SNAP_MIN_PAGE &&
-           c->data_offset <= avail && is_pow2(c->data_size) &&
-           c->data_size <= avail - c->data_offset && c->tail <= c->head;
-}
-
-/* PS_RING_AUTO, when ctl_plausible() said no: is it still a control page
- * (page-sized data_offset and data_size) that cannot start a record stream
- * (the kernel's version 0 reads as a header of type 0, size 0)? Then it is a
- * broken snapshot, and ctl_check() says what broke it. */
-static int ctl_broken(const ring_ctl *c, const uint8_t *p)
+/*
+ * PS_RING_AUTO: does the input start with a control page? Its data_offset
+ * and data_size must be page-like powers of two, and its first 8 bytes must
+ * not be a record header, which every drained stream starts with (the
+ * kernel's version and compat_version, 0 today, read as type 0, size 0).
+ * Whether the data area fits and data_tail <= data_head is then for
+ * ctl_check() to report: such a file is a broken snapshot, not a stream.
+ */
+static int ctl_likely(const ring_ctl *c, const uint8_t *p)
 {
     return is_pow2(c->data_offset) && c->data_offset >= SNAP_MIN_PAGE &&
            is_pow2(c->data_size) && (ps_load32(p, 0) == 0 || ps_load16(p + 6, 0) < 8);
@@ -846,47 +867,44 @@ static int linearise(ps_session *s, const uint8_t *p, uint64_t got,
 /* ------------------------------------------------------------------------ */
 /* Opening the dump                                                          */
 
-/* Is the input a snapshot? Reads through peeks, so a stream keeps every
- * byte for the record loop if it turns out not to be. */
+/* Is the input a snapshot? 1 yes, 0 no (a stream), or an error. Reads
+ * through peeks, so a stream keeps every byte for the record loop. */
 static int detect_snapshot(ps_session *s, ring_ctl *c, const uint8_t **p,
                            uint64_t *got, ps_error *err)
 {
     int form = s->opts.ring_form;
+    uint64_t want;
     int64_t n;
 
     if (form == PS_RING_STREAM)
         return 0;
     if ((n = ps_source__peek(&s->src, CTL_SIZE, p, err)) < 0)
         return (int)n;
-    if (n < CTL_SIZE) {
-        if (form == PS_RING_SNAPSHOT)
-            return ps_error__set(err, PS_ETRUNC, 0,
-                                 "%s: offset 0x0: snapshot truncated: the control page "
-                                 "needs %u bytes, the input has %lld", s->path, CTL_SIZE,
-                                 (long long)n);
+    if (n < CTL_SIZE && form == PS_RING_SNAPSHOT)
+        return ps_error__set(err, PS_ETRUNC, 0,
+                             "%s: offset 0x0: snapshot truncated: the control page "
+                             "needs %u bytes, the input has %lld", s->path, CTL_SIZE,
+                             (long long)n);
+    if (n < CTL_SIZE)
         return 0;
-    }
     read_ctl(c, *p);
-    if (form == PS_RING_AUTO && !ctl_broken(c, *p) &&
-        !ctl_plausible(c, s->src.is_stream ? UINT64_MAX : s->src.file_size))
+    if (form == PS_RING_AUTO && !ctl_likely(c, *p))
         return 0;
     /* Bounded by what the input really holds: a peek never invents bytes. */
-    if ((n = ps_source__peek(&s->src, c->data_offset + c->data_size > SIZE_MAX
-                                      ? SIZE_MAX : (size_t)(c->data_offset + c->data_size),
-                             p, err)) < 0)
+    want = c->data_offset > UINT64_MAX - c->data_size ? UINT64_MAX
+                                                      : c->data_offset + c->data_size;
+    if ((n = ps_source__peek(&s->src, want > SIZE_MAX ? SIZE_MAX : (size_t)want, p,
+                             err)) < 0)
         return (int)n;
     *got = s->src.is_stream ? (uint64_t)n : s->src.file_size;
-    if (form == PS_RING_AUTO && !ctl_broken(c, *p) &&
-        (uint64_t)n < c->data_offset + c->data_size)
-        return 0;               /* a stream too short to be this snapshot */
     return 1;
 }
 
 static int open_snapshot(ps_session *s, const uint8_t *p, uint64_t got,
                          const ring_ctl *c, ps_error *err)
 {
-    uint8_t *buf;
-    size_t size;
+    uint8_t *buf = NULL;
+    size_t size = 0;
     int rc;
 
     if ((rc = ctl_check(s, c, got, err)) < 0 ||
@@ -904,7 +922,7 @@ int ps_ring__open(ps_session *s, ps_error *err)
 {
     const uint8_t *p = NULL;
     uint64_t got = 0;
-    ring_ctl c;
+    ring_ctl c = { 0, 0, 0, 0 };
     int rc;
 
     if ((rc = load_attrs(s, err)) < 0 ||

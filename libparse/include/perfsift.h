@@ -193,7 +193,8 @@ static inline int ps_attr_flag(const ps_attr *a, unsigned bit)
 typedef struct ps_evsel {
     unsigned        idx;        /* position in the attr table / HEADER_ATTR order */
     ps_attr         attr;
-    const char     *name;       /* EVENT_DESC, EVENT_UPDATE NAME, else derived as perf does */
+    const char     *name;       /* EVENT_UPDATE NAME, EVENT_DESC, else derived as perf does */
+    const char     *attr_name;  /* the name perf derives from the attr alone */
     uint64_t        nr_ids;
     const uint64_t *ids;
     /* from EVENT_UPDATE */

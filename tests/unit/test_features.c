@@ -567,7 +567,8 @@ static void test_event_desc(void)
         CHECK(e[0].attr.type == PERF_TYPE_SOFTWARE && e[0].attr.size == 128);
         CHECK(e[0].attr.sample_period == 4000 && e[0].attr.clockid == 1);
         CHECK(e[0].attr.sample_regs_intr == 0xff0fff);
-        CHECK(ps_attr_flag(&e[0].attr, PS_ATTR_FREQ) && ps_attr_flag(&e[0].attr, PS_ATTR_EXCLUDE_GUEST));
+        CHECK(ps_attr_flag(&e[0].attr, PS_ATTR_FREQ));
+        CHECK(ps_attr_flag(&e[0].attr, PS_ATTR_EXCLUDE_GUEST));
         CHECK(!ps_attr_flag(&e[0].attr, PS_ATTR_INHERIT));
         CHECK(e[0].nr_ids == 2 && e[0].ids[0] == 4403 && e[0].ids[1] == 4404);
         CHECK(strcmp(e[1].name, "instructions:u") == 0);
@@ -620,8 +621,10 @@ static void test_cpu_topology(void)
             CHECK(f->cpu_topology.nr_cpus == (parts >= 1 ? 2u : 0u));
             CHECK(f->cpu_topology.has_die_ids == (parts == 2));
             CHECK(f->cpu_topology.die_cpus.nr == (parts == 2 ? 1u : 0u));
-            if (parts >= 1)
-                CHECK(f->cpu_topology.cpus[1].core_id == 1 && f->cpu_topology.cpus[1].socket_id == 0);
+            if (parts >= 1) {
+                CHECK(f->cpu_topology.cpus[1].core_id == 1);
+                CHECK(f->cpu_topology.cpus[1].socket_id == 0);
+            }
             free(b.p);
             ps_arena__free(&d.a);
         }
