@@ -120,25 +120,34 @@ static int get_read_values(ps_read_values *out, const ps_rec *r, ps_cursor *c,
                            uint64_t rf, ps_error *err)
 {
     uint64_t nr = 1, per, i;
-    int rc;
+    int group = !!(rf & PERF_FORMAT_GROUP);
 
-    memset(out, 0, sizeof(*out));
+    memset(out, 0, sizeof(out[0]));
     out->read_format = rf;
     per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-    if (rf & PERF_FORMAT_GROUP) {
-        if ((rc = need(r, c, 8, "READ group nr", err)) < 0)
-            return rc;
+    /* GROUP: nr, times, then {value, id, lost} x nr.
+     * Single: value, times, id, lost (spec 8.3). */
+    if (ps_cursor__left(c) < 8 * (size_t)(1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+                                  !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING)))
+        return BAD("READ values: %zu bytes left, too few for read_format 0x%llx",
+                   ps_cursor__left(c), (unsigned long long)rf);
+    if (group)
         nr = get64(c);
-    }
-    if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) {
-        if ((rc = need(r, c, 8, "READ time_enabled", err)) < 0)
-            return rc;
+    else
+        r->vec->single.value = get64(c);
+    if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
         out->time_enabled = get64(c);
-    }
-    if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) {
-        if ((rc = need(r, c, 8, "READ time_running", err)) < 0)
-            return rc;
+    if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
         out->time_running = get64(c);
+    if (!group) {
+        if (ps_cursor__left(c) < 8 * (per - 1))
+            return BAD("READ values: %zu bytes left, too few for read_format 0x%llx",
+                       ps_cursor__left(c), (unsigned long long)rf);
+        r->vec->single.id = (rf & PERF_FORMAT_ID) ? get64(c) : 0;
+        r->vec->single.lost = (rf & PERF_FORMAT_LOST) ? get64(c) : 0;
+        out->nr = 1;
+        out->values = &r->vec->single;
+        return PS_OK;
     }
     if (nr > ps_cursor__left(c) / (8 * per))
         return BAD("READ values: nr %llu needs %llu bytes, %zu left",

@@ -16,6 +16,7 @@ typedef struct ps_rec_vectors {
     size_t         rv_cap;
     int32_t       *cpus;
     size_t         cpus_cap;
+    ps_read_value  single;      /* the value of a non-GROUP read */
     char          *str;         /* terminated copy of an unterminated string */
     size_t         str_cap;
 } ps_rec_vectors;

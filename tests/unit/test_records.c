@@ -49,9 +49,15 @@ static void put_read(buf *b, uint64_t rf)
 {
     uint64_t nr = (rf & PERF_FORMAT_GROUP) ? 2 : 1, i;
 
-    if (rf & PERF_FORMAT_GROUP) put64(b, nr);
+    /* spec 8.3: GROUP puts nr first; a single value comes before the times */
+    put64(b, (rf & PERF_FORMAT_GROUP) ? nr : V(50));
     if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) put64(b, V(40));
     if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) put64(b, V(41));
+    if (!(rf & PERF_FORMAT_GROUP)) {
+        if (rf & PERF_FORMAT_ID) put64(b, V(60));
+        if (rf & PERF_FORMAT_LOST) put64(b, V(70));
+        return;
+    }
     for (i = 0; i < nr; i++) {
         put64(b, V(50 + i));
         if (rf & PERF_FORMAT_ID) put64(b, V(60 + i));
