@@ -3,6 +3,8 @@
  * common.c - shared subcommand plumbing (see common.h). Never decodes.
  */
 #include <errno.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <string.h>
 #include "common.h"
@@ -83,4 +85,52 @@ int cmd_finish_stdout(const char *cmd, int rc)
         return EXIT_BADINPUT;
     }
     return rc;
+}
+
+static int progress_shown;
+
+static double now(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void cmd_progress(ps_session *s, uint64_t nr)
+{
+    static double start, last;
+    static int tty = -1;
+    const ps_header *h;
+    double t;
+
+    if ((nr & 4095) != 0)
+        return;
+    if (tty < 0)
+        tty = isatty(STDERR_FILENO) && !quiet_warnings;
+    if (!tty)
+        return;
+    t = now();
+    if (start == 0)
+        start = last = t;
+    if (t - last < 0.25)
+        return;
+    last = t;
+    h = ps_session_header(s);
+    if (h->file_size)
+        fprintf(stderr, "\r%.0f%% (%llu of %llu MB), %.0f records/s   ",
+                100.0 * (double)ps_session_bytes_read(s) / (double)h->file_size,
+                (unsigned long long)(ps_session_bytes_read(s) >> 20),
+                (unsigned long long)(h->file_size >> 20), (double)nr / (t - start));
+    else
+        fprintf(stderr, "\r%llu MB read, %.0f records/s   ",
+                (unsigned long long)(ps_session_bytes_read(s) >> 20), (double)nr / (t - start));
+    progress_shown = 1;
+}
+
+void cmd_progress_done(void)
+{
+    if (progress_shown)
+        fprintf(stderr, "\r%60s\r", "");
+    progress_shown = 0;
 }

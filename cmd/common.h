@@ -62,6 +62,14 @@ int cmd_input_error(const char *cmd, const ps_error *err);
 /** fclose(stdout) and report a write error; returns rc or EXIT_BADINPUT. */
 int cmd_finish_stdout(const char *cmd, int rc);
 
+/**
+ * Progress on stderr for long runs: bytes read of the total and records/s,
+ * at most 4 times a second, only when stderr is a terminal and not quiet.
+ * Call after each record (cheap); cmd_progress_done() clears the line.
+ */
+void cmd_progress(ps_session *s, uint64_t nr_records);
+void cmd_progress_done(void);
+
 /* Subcommands */
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);

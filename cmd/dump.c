@@ -718,6 +718,7 @@ int cmd_dump(int argc, char **argv)
     while ((rc = ps_session_next(&ev, s, &err)) == PS_OK) {
         json_t *o = record_json(&ev);
 
+        cmd_progress(s, ev.index);
         if (json) {
             json_dumpf(o, stdout, JSON_COMPACT);
             fputc('\n', stdout);
@@ -726,6 +727,7 @@ int cmd_dump(int argc, char **argv)
         }
         json_decref(o);
     }
+    cmd_progress_done();
     if (rc < 0)
         ret = cmd_input_error("dump", &err);
     ps_session_close(s);

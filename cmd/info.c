@@ -295,9 +295,11 @@ static int read_all(ps_session *s, stats *st, header_printer *hp, ps_error *err)
 
     while ((rc = ps_session_next(&ev, s, err)) == PS_OK) {
         count_event(st, s, &ev);
+        cmd_progress(s, st->total);
         if (hp)
             header_print_event(hp, &ev);
     }
+    cmd_progress_done();
     return rc;
 }
 

@@ -114,7 +114,7 @@ def parse_perf_dump(path):
                 cur.name = m.group(4)
                 cur.rest = m.group(5)
                 continue
-        if line == 'Aggregated stats:':
+        if line.startswith('Aggregated stats:'):
             break
         if any(s in line for s in PERF_STOPPED):
             msgs.append(line.strip())
@@ -748,6 +748,9 @@ def expect_stat_round(o, field, f):
     return toint(get(o, field))
 
 
+EVENT_UPDATE_TYPES = {'unit': 0, 'scale': 1, 'name': 2, 'cpus': 3}
+
+
 def perf_event_update(r):
     f = {}
     for line in r.lines:
@@ -758,10 +761,12 @@ def perf_event_update(r):
         m = re.match(r'^\.\.\. (unit|scale|name): +(.*)$', line)
         if m:
             f[m.group(1)] = float(m.group(2)) if m.group(1) == 'scale' else text_as_dump(m.group(2))
+            f['update_type'] = EVENT_UPDATE_TYPES[m.group(1)]
             continue
         m = re.match(r'^\.\.\. (-?\d.*)$', line)
         if m and 'id' in f:
             f['cpus'] = cpu_list(m.group(1))
+            f['update_type'] = EVENT_UPDATE_TYPES['cpus']
             continue
         if line.strip() == '... unknown type':
             f['update_type.unknown'] = True
@@ -804,7 +809,25 @@ def expect_time_conv(o, field, f):
 
 def perf_auxtrace_info(r):
     m = re.match(r'^ type: (\d+)$', r.rest)
-    return {'auxtrace_type': int(m.group(1))} if m else {'_unparsed': r.rest}
+    if not m:
+        return {'_unparsed': r.rest}
+    f = {'auxtrace_type': int(m.group(1))}
+    if f['auxtrace_type'] == 1:
+        # intel_pt_print_info(): one '  Label  value' line per priv[] entry, in order
+        vals = []
+        for line in r.lines:
+            m = re.match(r'^  \S.*?\s+(0x[0-9a-f]+|-?\d+)$', line)
+            if not m:
+                break
+            vals.append(pint(m.group(1)) & U64)
+        f['priv.intel_pt'] = vals
+    return f
+
+
+def expect_auxtrace_info(o, field, f):
+    if field == 'priv.intel_pt':
+        return [toint(x) for x in get(o, 'priv')][:len(f[field])]
+    return toint(get(o, field))
 
 
 def perf_auxtrace(r):
@@ -862,7 +885,7 @@ TYPES = {
     'STAT_ROUND': (perf_stat_round, expect_stat_round),
     'EVENT_UPDATE': (perf_event_update, expect_event_update),
     'TIME_CONV': (perf_time_conv, expect_time_conv),
-    'AUXTRACE_INFO': (perf_auxtrace_info, expect_plain),
+    'AUXTRACE_INFO': (perf_auxtrace_info, expect_auxtrace_info),
     'AUXTRACE': (perf_auxtrace, expect_plain),
 }
 
