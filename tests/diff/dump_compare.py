@@ -61,6 +61,7 @@ PIPE_HEADER_SIZE = 16
 HDR_RE = re.compile(r'^(0x[0-9a-f]+|0)@(.*) \[0x([0-9a-f]+)\]: event: (\d+)$')
 REC_RE = re.compile(r'^((?:-?\d+ )*)(0x[0-9a-f]+|0) \[0x([0-9a-f]+)\]: '
                     r'PERF_RECORD_([A-Z0-9_]+)(.*)$')
+HEX_RE = re.compile(rb'^\.  [0-9a-f]{4}:  ((?:[0-9a-f]{2} )+)')
 FAILED_RE = re.compile(r'(0x[0-9a-f]+|0) \[0x([0-9a-f]+)\]: failed to process type: (\d+)')
 # what perf says when it stops before the end of the data
 PERF_STOPPED = ('failed to process type', 'bad event header size', "Couldn't decompress",
@@ -71,7 +72,7 @@ PERF_STOPPED = ('failed to process type', 'bad event header size', "Couldn't dec
 
 class PerfRecord(object):
     __slots__ = ('file', 'off', 'size', 'type_id', 'name', 'prefix', 'rest', 'lines', 'seq',
-                 'matched')
+                 'matched', 'raw')
 
     def __init__(self, file, off, size, type_id, seq):
         self.file, self.off, self.size, self.type_id, self.seq = file, off, size, type_id, seq
@@ -80,6 +81,7 @@ class PerfRecord(object):
         self.rest = ''
         self.lines = []
         self.matched = False
+        self.raw = None         # bytes of perf's hex dump, kept for ATTR records only
 
 
 def file_key(path):
@@ -97,7 +99,12 @@ def parse_perf_dump(path):
         data = f.read()
     for raw in data.split(b'\n'):
         if raw[:2] == b'. ' or raw == b'.':
-            continue                            # hex dump of the raw record, AUX packets
+            # hex dump of the raw record, AUX packets; kept for ATTR (pipe mode attrs)
+            if cur is not None and cur.type_id == 64 and cur.name is None:
+                m = HEX_RE.match(raw)
+                if m:
+                    cur.raw = (cur.raw or b'') + bytes.fromhex(m.group(1).decode())
+            continue
         line = raw.decode('utf-8', 'surrogateescape')
         if line[:1] == '0' and '@' in line:
             m = HDR_RE.match(line)
@@ -893,11 +900,22 @@ TYPES = {
 # --- the cpu/time prefix ---------------------------------------------------------------
 
 class Layout(object):
-    """What perf's evlist__print_tstamp() prints before each record."""
+    """What perf's evlist__print_tstamp() prints before each record: the cpu (if
+    the combined sample_type has CPU), the time (if it has TIME), or '-1 -1' for a
+    non-sample record when the first event has no sample_id_all."""
 
-    def __init__(self, evlist, pipe):
-        self.known = bool(evlist)
+    def __init__(self, evlist, pipe, perf_recs):
+        self.source = 'perf evlist -v'
         sts = [st for _, st, _ in evlist]
+        if not sts and pipe:
+            # perf evlist cannot read some old pipe streams; the attrs are then taken
+            # from perf's own hex dump of the ATTR records
+            self.source = "perf's hex dump of the ATTR records"
+            for p in perf_recs:
+                if p.type_id == 64 and p.raw and len(p.raw) >= 56:
+                    st = int.from_bytes(p.raw[32:40], 'little')
+                    sts.append({n for n, bit in (('CPU', 1 << 7), ('TIME', 1 << 2)) if st & bit})
+        self.known = bool(sts)
         if pipe and sts:
             # perf caches the combined sample_type the first time it prints a record
             # after the first ATTR, when its evlist holds only the first event
@@ -906,7 +924,6 @@ class Layout(object):
             comb = set().union(*sts) if sts else set()
         self.cpu = 'CPU' in comb
         self.time = 'TIME' in comb
-        self.sample_id_all = evlist[0][2] if evlist else None
 
 
 def perf_prefix(r, lay):
@@ -1117,7 +1134,9 @@ def match_group(plist, olist, lay, res):
 
 
 def compare(perf_recs, pipe, msgs, ours, evlist, max_records, res):
-    lay = Layout(evlist, pipe)
+    lay = Layout(evlist, pipe, perf_recs)
+    if lay.known and lay.source != 'perf evlist -v':
+        res.notes.append('perf evlist -v printed nothing: sample_types read from %s' % lay.source)
     if not lay.known:
         res.notes.append('perf evlist -v printed nothing: the cpu/time prefix is read as '
                          '"cpu time" when perf prints two numbers, "time" when one')

@@ -39,4 +39,18 @@ if cmp -s <(samples "$E/w_ver8.data") <(samples "$E/w_ver0.data") &&
 else
     fail "edge w_ver8.data: samples differ from w_ver0.data"
 fi
+# zeroed attr section (as perf inject can leave): events come from EVENT_DESC
+python3 - "$SHARED/corpus/captures/cpuhog-multi-id.data" "$TMPD/zeroed.data" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[24:40] = bytes(16)            # attrs.offset, attrs.size
+open(sys.argv[2], "wb").write(b)
+PY
+if cmp -s <("$PERFSIFT" info --stats -q "$SHARED/corpus/captures/cpuhog-multi-id.data") \
+          <("$PERFSIFT" info --stats -q "$TMPD/zeroed.data") &&
+   "$PERFSIFT" info --stats "$TMPD/zeroed.data" 2>&1 >/dev/null | grep -q 'HEADER_EVENT_DESC'; then
+    pass "edge zeroed attr section (events from EVENT_DESC, same counts, warned)"
+else
+    fail "edge zeroed attr section"
+fi
 finish
