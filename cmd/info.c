@@ -10,6 +10,7 @@
 #include <string.h>
 #include "common.h"
 #include "header_print.h"
+#include "info_json.h"
 
 static const char usage_text[] =
 "usage: perfsift info [options] [FILE]\n"
@@ -222,31 +223,6 @@ static void print_events(FILE *out, ps_session *s)
     }
 }
 
-static json_t *events_json(ps_session *s)
-{
-    json_t *arr = json_array();
-    size_t i;
-
-    for (i = 0; i < ps_session_nr_evsels(s); i++) {
-        const ps_evsel *e = ps_session_evsel(s, i);
-        json_t *ids = json_array();
-        char st[512];
-        uint64_t j;
-
-        ps_sample_type_str(st, sizeof(st), e->attr.sample_type);
-        for (j = 0; j < e->nr_ids; j++)
-            json_array_append_new(ids, json_integer((json_int_t)e->ids[j]));
-        json_array_append_new(arr, json_pack("{s:s?, s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:o}",
-            "name", e->name, "type", (json_int_t)e->attr.type,
-            "config", (json_int_t)e->attr.config,
-            "sample_type", (json_int_t)e->attr.sample_type, "sample_type_names", st,
-            "read_format", (json_int_t)e->attr.read_format,
-            "flags", (json_int_t)e->attr.flags,
-            "sample_period", (json_int_t)e->attr.sample_period, "ids", ids));
-    }
-    return arr;
-}
-
 static json_t *stats_json(const stats *st, ps_session *s)
 {
     json_t *types = json_object(), *per = json_object();
@@ -263,27 +239,6 @@ static json_t *stats_json(const stats *st, ps_session *s)
                                       "LOST_SAMPLES", (json_int_t)st->lost_samples[i]));
     return json_pack("{s:I, s:o, s:o}", "total", (json_int_t)st->total, "records", types,
                      "events", per);
-}
-
-static json_t *header_json(ps_session *s)
-{
-    const ps_header *h = ps_session_header(s);
-    const ps_features *f = ps_session_features(s);
-    static const char *const containers[] = { "file", "pipe", "directory", "ring" };
-    json_t *feats = json_array();
-    unsigned i;
-
-    for (i = 1; i < PS_HEADER_FEAT_BITS; i++)
-        if (ps_features_has(f, i) || ((h->features[i / 64] >> (i % 64)) & 1))
-            json_array_append_new(feats, json_string(ps_feature_name(i) ? ps_feature_name(i)
-                                                                         : "UNKNOWN"));
-    return json_pack("{s:s, s:b, s:b, s:I, s:I, s:I, s:I, s:I, s:o, s:s?, s:s?, s:s?, s:s?}",
-        "container", containers[h->container & 3], "swapped", h->swapped,
-        "legacy_magic", h->legacy_magic, "header_size", (json_int_t)h->size,
-        "attr_size", (json_int_t)h->attr_size, "data_offset", (json_int_t)h->data.offset,
-        "data_size", (json_int_t)h->data.size, "file_size", (json_int_t)h->file_size,
-        "features", feats, "hostname", f->hostname, "os_release", f->osrelease,
-        "perf_version", f->version, "arch", f->arch);
 }
 
 /* Read every record; counts go to st, pipe-mode features to hp (may be
@@ -347,11 +302,17 @@ int cmd_info(int argc, char **argv)
     if (want_header && !json)
         header_print_end(&hp);
     if (json) {
-        json_t *doc = json_pack("{s:o, s:o, s:o}", "header", header_json(s),
-                                "events", events_json(s), "stats", stats_json(&st, s));
+        json_t *doc = json_pack("{s:o, s:o, s:o, s:o}", "header", info_json_header(s),
+                                "features", info_json_features(s),
+                                "events", info_json_events(s), "stats", stats_json(&st, s));
 
-        json_dumpf(doc, stdout, JSON_INDENT(2));
-        fputc('\n', stdout);
+        if (doc == NULL) {      /* a builder ran out of memory */
+            fprintf(stderr, "perfsift info: out of memory\n");
+            ret = EXIT_BADINPUT;
+        } else {
+            json_dumpf(doc, stdout, JSON_INDENT(2));
+            fputc('\n', stdout);
+        }
         json_decref(doc);
     } else {
         if (want_events)

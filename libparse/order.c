@@ -56,7 +56,8 @@ void ps_order__flush(ps_order *o, uint64_t limit)
         o->nr_ready -= o->ready;
         o->ready = 0;
     }
-    qsort(o->q + o->nr_ready, o->nr - o->nr_ready, sizeof(*o->q), by_time);
+    if (o->nr > o->nr_ready)
+        qsort(o->q + o->nr_ready, o->nr - o->nr_ready, sizeof(*o->q), by_time);
     for (i = o->nr_ready; i < o->nr && o->q[i].time <= limit; i++)
         n++;
     o->nr_ready += n;

@@ -6,12 +6,13 @@ Usage: dump_compare.py [options] CAPTURE...
 
 For each CAPTURE (a file, or a directory capture), runs the real perf (at
 test time, on a copy in a temporary directory, with an empty HOME and no
-perf config) and perfsift on the same bytes, parses
-perf's raw dump and perfsift's NDJSON, and compares them record by record:
-the same records at the same offsets with the same sizes and types, and for
-each record every field perf prints (the sample fields, the fields of each
-non-sample record, and the cpu/time prefix perf takes from the sample or
-from the sample_id_all trailer).
+perf config) and perfsift on the same bytes, parses perf's raw dump and
+perfsift's NDJSON, and compares them record by record: the same records at
+the same offsets with the same sizes and types, and for each record every
+field perf prints (the sample fields, the fields of each non-sample record,
+and the cpu/time prefix perf takes from the sample or from the
+sample_id_all trailer). perf report -D prints nothing of a pipe-mode ATTR
+record; those are compared with the events of `perf evlist -v`.
 
 How the two are lined up:
   * perf prints kernel records in time order (its ordered-events queue) and
@@ -62,25 +63,28 @@ HDR_RE = re.compile(r'^(0x[0-9a-f]+|0)@(.*) \[0x([0-9a-f]+)\]: event: (\d+)$')
 REC_RE = re.compile(r'^((?:-?\d+ )*)(0x[0-9a-f]+|0) \[0x([0-9a-f]+)\]: '
                     r'PERF_RECORD_([A-Z0-9_]+)(.*)$')
 HEX_RE = re.compile(rb'^\.  [0-9a-f]{4}:  ((?:[0-9a-f]{2} )+)')
-FAILED_RE = re.compile(r'(0x[0-9a-f]+|0) \[0x([0-9a-f]+)\]: failed to process type: (\d+)')
-# what perf says when it stops before the end of the data
+# what perf says when it stops before the end of the data (the line 'Error:' too)
 PERF_STOPPED = ('failed to process type', 'bad event header size', "Couldn't decompress",
-                'Error:', 'incompatible file format', 'non matching sample_type',
+                'incompatible file format', 'non matching sample_type',
                 'non matching sample_id_all', 'data size field is 0', 'Segmentation fault',
                 'unexpected end of event stream', "Can't parse sample")
 
 
-class PerfRecord(object):
-    __slots__ = ('file', 'off', 'size', 'type_id', 'name', 'prefix', 'rest', 'lines', 'seq',
-                 'matched', 'raw')
+def perf_stopped(line):
+    return line.strip() == 'Error:' or any(s in line for s in PERF_STOPPED)
 
-    def __init__(self, file, off, size, type_id, seq):
-        self.file, self.off, self.size, self.type_id, self.seq = file, off, size, type_id, seq
+
+class PerfRecord(object):
+    """One record as perf report -D prints it: the 'OFFSET@PATH [SIZE]: event: TYPE'
+    line, the 'PREFIX OFFSET [SIZE]: PERF_RECORD_NAME REST' line and what follows."""
+    __slots__ = ('file', 'off', 'size', 'type_id', 'name', 'prefix', 'rest', 'lines', 'raw')
+
+    def __init__(self, file, off, size, type_id):
+        self.file, self.off, self.size, self.type_id = file, off, size, type_id
         self.name = None
         self.prefix = []
         self.rest = ''
         self.lines = []
-        self.matched = False
         self.raw = None         # bytes of perf's hex dump, kept for ATTR records only
 
 
@@ -110,7 +114,7 @@ def parse_perf_dump(path):
             m = HDR_RE.match(line)
             if m:
                 cur = PerfRecord(file_key(m.group(2)), int(m.group(1), 16),
-                                 int(m.group(3), 16), int(m.group(4)), len(recs))
+                                 int(m.group(3), 16), int(m.group(4)))
                 pipe = pipe or m.group(2) == 'pipe'
                 recs.append(cur)
                 continue
@@ -123,22 +127,82 @@ def parse_perf_dump(path):
                 continue
         if line.startswith('Aggregated stats:'):
             break
-        if any(s in line for s in PERF_STOPPED):
+        if perf_stopped(line):
             msgs.append(line.strip())
         elif cur is not None:
             cur.lines.append(line)
     return recs, pipe, msgs
 
 
+# perf_event_attr bitfields in flags order (bit, width), as perf evlist -v names them
+ATTR_FLAGS = (('disabled', 0, 1), ('inherit', 1, 1), ('pinned', 2, 1), ('exclusive', 3, 1),
+              ('exclude_user', 4, 1), ('exclude_kernel', 5, 1), ('exclude_hv', 6, 1),
+              ('exclude_idle', 7, 1), ('mmap', 8, 1), ('comm', 9, 1), ('freq', 10, 1),
+              ('inherit_stat', 11, 1), ('enable_on_exec', 12, 1), ('task', 13, 1),
+              ('watermark', 14, 1), ('precise_ip', 15, 2), ('mmap_data', 17, 1),
+              ('sample_id_all', 18, 1), ('exclude_host', 19, 1), ('exclude_guest', 20, 1),
+              ('exclude_callchain_kernel', 21, 1), ('exclude_callchain_user', 22, 1),
+              ('mmap2', 23, 1), ('comm_exec', 24, 1), ('use_clockid', 25, 1),
+              ('context_switch', 26, 1), ('write_backward', 27, 1), ('namespaces', 28, 1),
+              ('ksymbol', 29, 1), ('bpf_event', 30, 1), ('aux_output', 31, 1), ('cgroup', 32, 1),
+              ('text_poke', 33, 1), ('build_id', 34, 1), ('inherit_thread', 35, 1),
+              ('remove_on_exec', 36, 1), ('sigtrap', 37, 1))
+SAMPLE_BITS = ('IP', 'TID', 'TIME', 'ADDR', 'READ', 'CALLCHAIN', 'ID', 'CPU', 'PERIOD',
+               'STREAM_ID', 'RAW', 'BRANCH_STACK', 'REGS_USER', 'STACK_USER', 'WEIGHT',
+               'DATA_SRC', 'IDENTIFIER', 'TRANSACTION', 'REGS_INTR', 'PHYS_ADDR', 'AUX',
+               'CGROUP', 'DATA_PAGE_SIZE', 'CODE_PAGE_SIZE', 'WEIGHT_STRUCT')
+READ_BITS = ('TOTAL_TIME_ENABLED', 'TOTAL_TIME_RUNNING', 'ID', 'GROUP', 'LOST')
+# event names may hold ':' ('cycles:ppp'); the attr starts with one of these keys
+EVLIST_NAME_RE = re.compile(r'^(.*?): (?=(?:type|size|config): |\{ sample_period)')
+EVLIST_KEY_RE = re.compile(r'(?:^|, )(type|size|config|\{ sample_period, sample_freq \}|'
+                           r'sample_type|read_format|[a-z_0-9]+): ([^,]+)')
+
+
+def bits_of(names, table):
+    v = 0
+    for n in names.split('|'):
+        if n in table:
+            v |= 1 << table.index(n)
+        else:
+            raise ValueError('unknown name %r' % n)
+    return v
+
+
 def parse_evlist(text):
-    """perf evlist -v -> list of (name, sample_type set, sample_id_all)."""
+    """perf evlist -v -> list of (name, sample_type set, sample_id_all, attr fields)."""
     out = []
     for line in text.splitlines():
+        if line.startswith('#') or ': ' not in line:
+            continue
         m = re.search(r'\bsample_type: ([A-Z_|0-9]+)', line)
         st = set(m.group(1).split('|')) if m else set()
         sid = bool(re.search(r'\bsample_id_all: 1\b', line))
-        name = line.split(':', 1)[0]
-        out.append((name, st, sid))
+        m = EVLIST_NAME_RE.match(line)
+        name = m.group(1) if m else line.split(':', 1)[0]
+        # the attr as perf holds it (fields perf leaves out are 0)
+        attr = {'type': 0, 'size': 0, 'config': 0, 'sample_period': 0, 'sample_type': 0,
+                'read_format': 0, 'flags': 0}
+        flagbits = {n: (b, w) for n, b, w in ATTR_FLAGS}
+        try:
+            if not m:
+                raise ValueError(line)
+            for k, v in EVLIST_KEY_RE.findall(line[m.end():]):
+                v = v.strip()
+                if k in ('type', 'size'):
+                    attr[k] = int(v)
+                elif k == 'config':
+                    attr[k] = pint(v)
+                elif k.startswith('{'):
+                    attr['sample_period'] = int(v)
+                elif k == 'sample_type':
+                    attr[k] = bits_of(v, SAMPLE_BITS)
+                elif k == 'read_format':
+                    attr[k] = bits_of(v, READ_BITS)
+                elif k in flagbits:
+                    attr['flags'] |= int(v) << flagbits[k][0]
+        except ValueError:
+            attr = None
+        out.append((name, st, sid, attr))
     return out
 
 
@@ -432,12 +496,6 @@ def expect_sample(o, field, f):
                 out.append((toint(v['id']), toint(v['value']), lost))
             return out
     raise Missing(field)
-
-
-def fields_sample(o, f):
-    """SAMPLE: which of perf's fields to compare (lbr chain only when perf printed one)."""
-    keys = [k for k in f if not k.startswith('_')]
-    return keys
 
 
 MMAP_RE = re.compile(r'^ (-?\d+)/(-?\d+): \[(0x[0-9a-f]+|0)\((0x[0-9a-f]+|0)\) @ (0x[0-9a-f]+|0)\]: '
@@ -823,6 +881,8 @@ def perf_auxtrace_info(r):
         # intel_pt_print_info(): one '  Label  value' line per priv[] entry, in order
         vals = []
         for line in r.lines:
+            if not line:
+                continue
             m = re.match(r'^  \S.*?\s+(0x[0-9a-f]+|-?\d+)$', line)
             if not m:
                 break
@@ -906,7 +966,7 @@ class Layout(object):
 
     def __init__(self, evlist, pipe, perf_recs):
         self.source = 'perf evlist -v'
-        sts = [st for _, st, _ in evlist]
+        sts = [e[1] for e in evlist]
         if not sts and pipe:
             # perf evlist cannot read some old pipe streams; the attrs are then taken
             # from perf's own hex dump of the ATTR records
@@ -1013,8 +1073,10 @@ def run_perfsift(perfsift, capture, tmp):
 class Result(object):
     def __init__(self):
         self.diffs = []          # (where, type, field, perf value, perfsift value, kind)
+        self.uncompared = []     # (where, type, field, perf value, perfsift value, why)
         self.fields = 0
         self.compared = 0
+        self.containers = 0      # perfsift's COMPRESSED records perf did not print
         self.notes = []
 
     def add(self, where, typ, field, pv, ov, kind='diff'):
@@ -1056,10 +1118,18 @@ def compare_record(p, o, lay, res, where):
         res.add(where, name, 'perf text', f['_unparsed'], None, 'perf-unparsed')
     if '_prefix_unparsed' in f:
         res.add(where, name, 'prefix', f['_prefix_unparsed'],
-                'expected %s' % ('cpu ' if lay.cpu else '') + ('time' if lay.time else ''),
+                'expected: %s' % ' '.join(x for x, y in (('cpu', lay.cpu), ('time', lay.time)) if y),
                 'perf-unparsed')
     if '_unknown_lines' in f:
         res.add(where, name, 'perf lines', f['_unknown_lines'][0], None, 'perf-unparsed')
+    if p.name == 'SAMPLE' and '_unparsed' not in f:
+        sample_presence(o, f, res, where)
+    for k, why in not_comparable(p, o, f):
+        try:
+            ov = expect_prefix(o, k, False) if k.startswith('prefix.') else expect(o, k, f)
+        except (Missing, KeyError, ValueError, TypeError):
+            ov = None
+        res.uncompared.append((where, name, k, f.pop(k), ov, why))
     for k in sorted(f):
         if k.startswith('_'):
             continue
@@ -1091,6 +1161,55 @@ def compare_record(p, o, lay, res, where):
                         break
             else:
                 res.add(where, name, k, pv, ov)
+
+
+# perfsift's sample keys -> what perf prints when the event's sample_type has the field
+SAMPLE_PRESENCE = (('callchain', ('callchain',)), ('branch_stack', ('branch_stack', 'branch_callstack')),
+                   ('stack_user', ('stack_user.size',)), ('weight', ('weight',)),
+                   ('data_src', ('data_src',)), ('phys_addr', ('phys_addr',)),
+                   ('transaction', ('transaction',)), ('read', ('read.values',)),
+                   ('data_page_size', ('data_page_size',)), ('code_page_size', ('code_page_size',)))
+
+
+def sample_presence(o, f, res, where):
+    """perf prints a sample field exactly when the event's sample_type has it: a field
+    perfsift decodes that perf does not print means the two disagree on the layout."""
+    for key in ('regs_user', 'regs_intr'):
+        if key in o and key + '.abi' not in f:
+            f[key + '.abi'] = 'none'            # perf prints no registers for ABI_NONE
+    for key, printed in SAMPLE_PRESENCE:
+        if key in o and not any(k in f for k in printed):
+            res.add(where, 'SAMPLE', key, '(not printed: not in the sample)', 'decoded',
+                    'extra-in-json')
+
+
+# bytes before the name in records that end in one (perf_record_* layouts)
+NAME_AT = {'MMAP': ('filename', 40), 'MMAP2': ('filename', 72), 'COMM': ('comm', 16),
+           'CGROUP': ('path', 16), 'KSYMBOL': ('name', 24)}
+
+
+def trailer_size(o):
+    sid = o.get('sample_id', {})
+    n = 8 if 'pid' in sid else 0
+    return n + 8 * sum(1 for k in ('time', 'id', 'stream_id', 'cpu', 'identifier') if k in sid)
+
+
+def not_comparable(p, o, f):
+    """Fields perf prints that are not data of the record: (field, why) pairs. Each is
+    reported as a NOTE with both values; none is silently dropped."""
+    out = []
+    if p.name == 'UNKNOWN':
+        for k in f:
+            if k.startswith('prefix.') and k != 'prefix.sample_id_all':
+                out.append((k, 'perf parses a sample_id trailer out of a record type it does '
+                               'not know; perfsift keeps unknown records opaque (spec 7.3.1: '
+                               'skip by size)'))
+    if p.name in NAME_AT:
+        key, at = NAME_AT[p.name]
+        if key in f and o.get('size', 0) - trailer_size(o) - at <= 0:
+            out.append((key, 'the record has no byte left for the name before its sample_id '
+                             'trailer: perf reads the C string on into the trailer'))
+    return out
 
 
 def o_time(o):
@@ -1125,7 +1244,6 @@ def match_group(plist, olist, lay, res):
             unmatched_o.append(o)
             continue
         used[cand] = True
-        plist[cand].matched = True
         where = where_of(plist[cand].file, plist[cand].off,
                          o.get('inner_offset') if 'inner_offset' in o else None)
         compare_record(plist[cand], o, lay, res, where)
@@ -1133,7 +1251,40 @@ def match_group(plist, olist, lay, res):
     return unmatched_p, unmatched_o
 
 
-def compare(perf_recs, pipe, msgs, ours, evlist, max_records, res):
+ATTR_FLAGS_MASK = (1 << 38) - 1
+
+
+def compare_attrs(ours, evlist, res):
+    """Pipe mode: perfsift's ATTR records against the events of perf evlist -v (perf's
+    dump prints nothing of an ATTR record), in order."""
+    attrs = [o for o in ours if o.get('type') == 'ATTR']
+    if not attrs or not evlist:
+        return
+    if len(attrs) != len(evlist):
+        res.notes.append('perf evlist -v lists %d events for %d ATTR records: ATTR fields not '
+                         'compared' % (len(evlist), len(attrs)))
+        return
+    for o, ev in zip(attrs, evlist):
+        where = hex(toint(o['offset']))
+        pa = ev[3]
+        if pa is None:
+            res.notes.append('perf evlist -v line for %s not understood: ATTR %s not compared'
+                             % (ev[0], where))
+            continue
+        for k in ('type', 'size', 'config', 'sample_period', 'sample_type', 'read_format', 'flags'):
+            try:
+                ov = toint(get(o, 'attr', k))
+            except Missing as e:
+                res.add(where, 'ATTR', 'attr.' + k, pa[k], 'missing %s' % e, 'missing-json')
+                continue
+            if k == 'flags':
+                ov &= ATTR_FLAGS_MASK
+            res.fields += 1
+            if ov != pa[k]:
+                res.add(where, 'ATTR', 'attr.' + k, pa[k], ov)
+
+
+def compare(perf_recs, pipe, msgs, ours, evlist, max_records, res, strict_pipe_offsets=False):
     lay = Layout(evlist, pipe, perf_recs)
     if lay.known and lay.source != 'perf evlist -v':
         res.notes.append('perf evlist -v printed nothing: sample_types read from %s' % lay.source)
@@ -1143,7 +1294,11 @@ def compare(perf_recs, pipe, msgs, ours, evlist, max_records, res):
         lay.cpu = any(len(p.prefix) == 2 and p.prefix != ['-1', '-1'] for p in perf_recs)
         lay.time = any(p.prefix and p.prefix != ['-1', '-1'] for p in perf_recs)
     delta = PIPE_HEADER_SIZE if pipe else 0
-    if pipe:
+    if pipe and strict_pipe_offsets:
+        first = min((toint(o['offset']) for o in ours), default=0)
+        res.add(hex(first), '-', 'offset', 'stream offset (from the end of the pipe header)',
+                'file offset (perf + %d)' % PIPE_HEADER_SIZE, 'pipe-offsets')
+    elif pipe:
         res.notes.append('pipe mode: perf counts offsets from the end of the %d-byte pipe header, '
                          'perfsift from the start of the file (perfsift = perf + %d)'
                          % (PIPE_HEADER_SIZE, PIPE_HEADER_SIZE))
@@ -1192,8 +1347,10 @@ def compare(perf_recs, pipe, msgs, ours, evlist, max_records, res):
         printed_compressed = any(p.name in ('COMPRESSED', 'COMPRESSED2') for p in plist)
         if not printed_compressed:
             # perf decodes COMPRESSED without printing it
+            n = len(olist)
             olist = [o for o in olist if o.get('type') not in ('COMPRESSED', 'COMPRESSED2')
                      or 'inner_offset' in o]
+            res.containers += n - len(olist)
         up, uo = match_group(plist, olist, lay, res)
         for p in up:
             res.add(where_of(p.file, p.off), p.name or str(p.type_id), 'record',
@@ -1201,6 +1358,7 @@ def compare(perf_recs, pipe, msgs, ours, evlist, max_records, res):
                     '(no such record)', 'record-missing-in-perfsift')
         for o in uo:
             missing_in_perf.append((k, o))
+    compare_attrs(ours, evlist, res)
     if not partial:
         for k, o in missing_in_perf:
             res.add(where_of(k[0], k[1], o.get('inner_offset')), o.get('type'), 'record',
@@ -1221,8 +1379,10 @@ def summarize(name, res, nperf, nours, out):
         kinds.setdefault((d[5], d[1], d[2].split('[')[0]), []).append(d)
     ok = not res.diffs
     head = ('PASS' if ok else 'FAIL') + ' ' + name
-    desc = '%d records compared, %d fields (perf printed %d records, perfsift %d)' % (
-        res.compared, res.fields, nperf, nours)
+    desc = '%d records compared, %d fields (perf printed %d records, perfsift %d%s)' % (
+        res.compared, res.fields, nperf, nours,
+        ' with %d COMPRESSED containers perf does not print' % res.containers
+        if res.containers else '')
     if not ok:
         d = res.diffs[0]
         desc = '%d differences; first at %s %s field %s: perf %s, perfsift %s; %s' % (
@@ -1230,6 +1390,13 @@ def summarize(name, res, nperf, nours, out):
     out.write('%s: %s\n' % (head, desc))
     for n in res.notes:
         out.write('  NOTE %s\n' % n)
+    groups = {}
+    for u in res.uncompared:
+        groups.setdefault((u[1], u[2], u[5]), []).append(u)
+    for (typ, field, why), us in sorted(groups.items()):
+        u = us[0]
+        out.write('  NOTE not compared: %s.%s in %d record(s), first at %s: perf %s, perfsift %s: '
+                  '%s\n' % (typ, field, len(us), u[0], show(u[3]), show(u[4]), why))
     for (kind, typ, field), ds in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
         d = ds[0]
         out.write('  %-26s %s.%s: %d record(s); first at %s: perf %s, perfsift %s\n' % (
@@ -1251,7 +1418,7 @@ def check_one(job):
         with open(perr, 'rb') as f:
             errtext = f.read().decode('utf-8', 'replace')
         for line in errtext.splitlines():
-            if any(s in line for s in PERF_STOPPED):
+            if perf_stopped(line):
                 msgs.append(line.strip())
         if rc != 0 and not msgs:
             msgs.append('perf exit status %d' % rc)
@@ -1278,7 +1445,7 @@ def check_one(job):
             res.notes.append('perfsift exit %d: %s' % (orc, oerr.splitlines()[-1][:200] if oerr else ''))
             if not msgs:
                 res.add('-', '-', 'exit status', 0, orc, 'perfsift-error')
-        compare(perf_recs, pipe, msgs, ours, evlist, a.max_records, res)
+        compare(perf_recs, pipe, msgs, ours, evlist, a.max_records, res, a.strict_pipe_offsets)
         ok = summarize(name, res, len(perf_recs), len(ours), out)
         if a.all and res.diffs:
             for d in res.diffs:
@@ -1309,6 +1476,9 @@ def main():
     ap.add_argument('--reference-why', metavar='TEXT', help='why --reference-for is used (printed)')
     ap.add_argument('--max-records', type=int, default=0,
                     help='compare only the first N perfsift records (by offset); 0 = all')
+    ap.add_argument('--strict-pipe-offsets', action='store_true',
+                    help='fail pipe-mode captures whose offsets count from the file start '
+                         '(perf counts from the end of the pipe header); default: a NOTE')
     ap.add_argument('-j', '--jobs', type=int, default=os.cpu_count() or 1)
     ap.add_argument('--all', action='store_true', help='list every difference')
     ap.add_argument('--keep', action='store_true', help='keep the temporary directories')

@@ -46,15 +46,22 @@ fi
 
 # --- helpers ------------------------------------------------------------------
 
-# perfsift's records as NDJSON without offsets: ours ATTR DUMP [extra options]
+# perfsift's records as NDJSON without offsets: ours ATTR DUMP [options].
+# A failed run ends with a {"perfsift_exit": N} line, so no comparison passes.
 ours() {
     local attr=$1 dump=$2; shift 2
-    "$PERFSIFT" dump --json -q --attr "$attr" "$@" "$dump" | jq -c 'del(.offset)'
+    "$PERFSIFT" dump --json -q --attr "$attr" "$@" "$dump" > "$T/ours.out"
+    local rc=$?
+    jq -c 'del(.offset)' "$T/ours.out"
+    [ $rc -eq 0 ] || echo "{\"perfsift_exit\": $rc}"
 }
 
 # The same of a perf.data file, without the wrapper's FINISHED_ROUND.
 ours_data() {
-    "$PERFSIFT" dump --json -q "$1" | jq -c 'select(.type != "FINISHED_ROUND") | del(.offset)'
+    "$PERFSIFT" dump --json -q "$1" > "$T/ours.out"
+    local rc=$?
+    jq -c 'select(.type != "FINISHED_ROUND") | del(.offset)' "$T/ours.out"
+    [ $rc -eq 0 ] || echo "{\"perfsift_exit\": $rc}"
 }
 
 # One line per record, "TYPE pid tid cpu time_ns [period] [ip]", from perf
@@ -71,7 +78,9 @@ out = []
 for line in sys.stdin:
     if len(sys.argv) > 2:
         r = json.loads(line)
-        if r["type"] == "SAMPLE":
+        if "type" not in r:     # {"perfsift_exit": N}
+            rec = ["ERROR", 0, 0, 0, 2**64, line.strip()]
+        elif r["type"] == "SAMPLE":
             rec = ["SAMPLE", r["pid"], r["tid"], r["cpu"], r["time"]]
             rec += [r["period"]] if "period" in fields else []
             rec += [int(r["ip"], 16)] if "ip" in fields else []
@@ -93,7 +102,7 @@ for line in sys.stdin:
     rec += [int(tok.pop(0))] if "period" in fields else []
     rec += [int(tok.pop(0), 16)] if "ip" in fields else []
     out.append(["SAMPLE"] + rec)
-out.sort(key=lambda r: r[4])
+out.sort(key=lambda r: -1 if r[4] is None else r[4])
 for r in out:
     print(*r)
 ' "$@"

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * info_json.h - the parts of `perfsift info --json` that describe what a
+ * capture declares: the file header, every decoded HEADER_* feature and the
+ * event table, as jansson values (schemas/info.schema.json documents them).
+ * Uses only perfsift.h; info.c adds the record counts and prints.
+ */
+#ifndef PS_CMD_INFO_JSON_H
+#define PS_CMD_INFO_JSON_H
+
+#include <jansson.h>
+#include "perfsift.h"
+
+/*
+ * Each builder reads the session as it is now (pipe mode: call them after
+ * the last record, when every HEADER_ATTR and HEADER_FEATURE has arrived).
+ * Strings from the capture that are not valid UTF-8 are escaped: a
+ * backslash becomes two, an invalid byte becomes \xNN (lowercase hex).
+ *
+ * @return a new object or array, Owned: json_decref(); NULL when out of
+ *         memory (nothing partial is returned).
+ */
+json_t *info_json_header(ps_session *s);     /* ps_header + feature bitmap */
+json_t *info_json_features(ps_session *s);   /* ps_features, by feature */
+json_t *info_json_events(ps_session *s);     /* ps_evsel table */
+
+#endif /* PS_CMD_INFO_JSON_H */
