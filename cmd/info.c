@@ -294,6 +294,14 @@ int cmd_info(int argc, char **argv)
     memset(&st, 0, sizeof(st));
     /* Pipe streams define their header as they go: the printer follows
      * the records (file mode prints it all at begin). */
+    /* A ring dump has no perf.data header: say what it is instead. */
+    if (want_header && !json && ps_session_header(s)->container == PS_CONTAINER_RING) {
+        printf("# raw ring dump (%s form), %llu bytes of records\n",
+               ps_session_header(s)->ring_snapshot ? "snapshot" : "stream",
+               (unsigned long long)ps_session_header(s)->data.size);
+        want_header = 0;
+        want_events = !json;
+    }
     if (want_header && !json)
         header_print_begin(&hp, stdout, s);
     rc = PS_DONE;
