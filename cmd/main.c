@@ -3,6 +3,7 @@
  * main.c - perfsift's entry point: dispatches `perfsift <command>` through
  * the command table. Every command lives in its own cmd/<name>.c.
  */
+#include <stdio.h>
 #include <string.h>
 #include "common.h"
 
@@ -47,8 +48,14 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            char prog[64];
+
+            /* getopt names the program in its messages */
+            snprintf(prog, sizeof(prog), "perfsift %s", commands[i].name);
+            argv[1] = prog;
             return commands[i].run(argc - 1, argv + 1);
+        }
     fprintf(stderr, "perfsift: '%s' is not a command.\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;

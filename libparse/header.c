@@ -219,13 +219,21 @@ static int attrs_from_event_desc(ps_session *s, ps_error *err)
 static int read_file_header(ps_session *s, const uint8_t *p, ps_error *err)
 {
     ps_header *h = &s->hdr;
+
+    if (s->src.is_stream) {
+        int rc2;
+
+        /* File mode needs random access: hold the whole input in memory. */
+        ps_session__warn(s, PS_NO_OFFSET, "file-mode perf.data on a pipe: reading it "
+                         "whole into memory (give the file name to avoid this)");
+        if ((rc2 = ps_source__slurp(&s->src, err)) < 0)
+            return rc2;
+        p = s->src.map;
+        h->file_size = s->src.map_size;
+    }
     uint64_t data_end;
     int rc;
 
-    if (s->src.is_stream)
-        return ps_error__set(err, PS_EUNSUPPORTED, 0,
-                             "%s: a file-mode perf.data cannot be read from a pipe "
-                             "(it needs seeking); give the file name", s->path);
     if (h->size != FILE_HEADER_SIZE && h->size != FILE_HEADER_SIZE_OLD)
         return ps_error__set(err, PS_EFORMAT, 8,
                              "%s: offset 0x8: header size %llu is not 104, 72 or 16",

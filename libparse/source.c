@@ -216,3 +216,34 @@ const uint8_t *ps_source__at(const ps_source *src, uint64_t off, uint64_t n)
         return NULL;
     return src->map + off;
 }
+
+int ps_source__slurp(ps_source *src, ps_error *err)
+{
+    uint8_t *buf;
+    size_t len;
+    int rc;
+
+    if (!src->is_stream)
+        return PS_OK;
+    /* Read to EOF: the buffer only grows as input arrives. */
+    while (!src->eof)
+        if ((rc = stream_fill(src, src->len + STREAM_CHUNK, err)) < 0)
+            return rc;
+    if (src->buf_off != 0)
+        return ps_error__set(err, PS_EINVAL, src->pos, "%s: input already consumed",
+                             src->name);
+    buf = src->buf;
+    len = src->len;
+    src->buf = NULL;
+    if (src->fd > STDIN_FILENO)
+        close(src->fd);
+    {
+        const char *name = src->name;
+        uint64_t pos = src->pos, nread = src->bytes_read;
+
+        ps_source__from_buffer(src, name, buf, len, 1);
+        src->pos = pos;
+        src->bytes_read = nread;
+    }
+    return PS_OK;
+}

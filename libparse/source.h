@@ -53,6 +53,9 @@ int64_t ps_source__peek(ps_source *src, size_t n, const uint8_t **p, ps_error *e
 void    ps_source__consume(ps_source *src, size_t n);
 /** Skip n bytes; PS_ETRUNC if the input ends first. */
 int     ps_source__skip(ps_source *src, uint64_t n, ps_error *err);
+/** Turn a stream into a memory image by reading it to the end (for a
+ * file-mode capture arriving on a pipe). Memory: the input's size. */
+int     ps_source__slurp(ps_source *src, ps_error *err);
 /** Memory images only: n bytes at absolute offset off, or NULL if outside. */
 const uint8_t *ps_source__at(const ps_source *src, uint64_t off, uint64_t n);
 
