@@ -499,6 +499,10 @@ static int decode_mmap2(ps_event *ev, const ps_rec *r, ps_cursor *c, ps_error *e
         m->ino = get64(c);
         m->ino_generation = get64(c);
     }
+    /* Some early MMAP2 producers wrote no prot/flags: a body with no room
+     * for them and a filename can only be that layout. */
+    if (ps_cursor__left(c) > 0 && ps_cursor__left(c) < 9)
+        return get_string(r, c, &m->filename, "filename", err);
     m->prot = get32(c);
     m->flags = get32(c);
     return get_string(r, c, &m->filename, "filename", err);

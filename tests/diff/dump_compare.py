@@ -25,11 +25,22 @@ How the two are lined up:
   * perf does not print COMPRESSED records it decoded; they are left out.
   * pipe mode: perf counts offsets from the end of the 16-byte pipe header,
     perfsift from the start of the file. The delta is applied and reported
-    as a NOTE, not hidden.
+    as a NOTE, not hidden (--strict-pipe-offsets makes it a failure).
   * where perf stops early (its output says 'failed to process type', 'bad
     event header size', "Couldn't decompress"...), only the records perf
     printed are compared, each must match one of perfsift's, and the output
     says so.
+  * the cpu/time prefix follows the events' sample_types as `perf evlist -v`
+    reports them (or perf's hex dump of the ATTR records when evlist cannot
+    read an old pipe stream).
+  * a sample field perfsift decodes but perf does not print is a failure too
+    (the two disagree on the sample layout).
+  * two things perf prints are not record data and are reported as
+    'NOTE not compared' with both values: the sample_id prefix of a record
+    type perf does not know, and a name perf reads on into the sample_id
+    trailer because the record has no byte left for it.
+  * --reference-for NAME FILE runs perf on FILE (a twin perf reads right)
+    instead of on the capture NAME; the output says so.
 
 Prints, per capture, 'PASS <name>: ...' or 'FAIL <name>: ...' with the
 first differing record (offset, type, field, perf's value, perfsift's
