@@ -1039,7 +1039,14 @@ int ps_records__decode(ps_event *ev, const ps_rec *r, ps_error *err)
     /* decode_frame() zeroed *ev */
     if (k == NULL) {
         ev->flags |= PS_EVENT_UNKNOWN_TYPE;
-        ps_cursor__init(&c, r->p, r->size, r->swap, r->off);
+        /* a future kernel record still ends with the trailer (as perf reads it) */
+        if (ev->type < 64 && r->sample_id_all && r->evsel &&
+            r->size >= 8 + ps_attr__trailer_size(r->evsel->attr.sample_type) &&
+            ps_records__trailer(&ev->sample_id, r, r->evsel->attr.sample_type, err) == PS_OK) {
+            ev->has_sample_id = 1;
+            body_end -= ps_attr__trailer_size(r->evsel->attr.sample_type);
+        }
+        ps_cursor__init(&c, r->p, body_end, r->swap, r->off);
         c.pos = 8;
         return decode_opaque(ev, r, &c, err);
     }

@@ -1220,6 +1220,13 @@ def not_comparable(p, o, f):
         if key in f and o.get('size', 0) - trailer_size(o) - at <= 0:
             out.append((key, 'the record has no byte left for the name before its sample_id '
                              'trailer: perf reads the C string on into the trailer'))
+    # an early MMAP2 without prot/flags: its name sits where perf reads them
+    if p.name == 'MMAP2' and o.get('size', 0) - trailer_size(o) - 64 in range(1, 9):
+        for k in f:
+            if k.startswith('prot') or k.startswith('flags') or k == 'filename':
+                if (k, None) not in [(x, None) for x, _ in out]:
+                    out.append((k, 'early MMAP2 layout without prot/flags: perf reads the '
+                                   'name\'s bytes as prot/flags; perfsift reads them as the name'))
     return out
 
 
