@@ -14,8 +14,9 @@
 /*
  * Each builder reads the session as it is now (pipe mode: call them after
  * the last record, when every HEADER_ATTR and HEADER_FEATURE has arrived).
- * Strings from the capture that are not valid UTF-8 are escaped: a
- * backslash becomes two, an invalid byte becomes \xNN (lowercase hex).
+ * Strings from the capture are written reversibly, since they need not be
+ * UTF-8 and JSON must be: a backslash becomes two, and a byte that is not
+ * part of valid UTF-8 becomes the text \xNN (lowercase hex).
  *
  * @return a new object or array, Owned: json_decref(); NULL when out of
  *         memory (nothing partial is returned).
