@@ -225,18 +225,27 @@ static void print_events(FILE *out, ps_session *s)
 
 static json_t *stats_json(const stats *st, ps_session *s)
 {
-    json_t *types = json_object(), *per = json_object();
+    json_t *types = json_object(), *per = json_array();
     size_t i;
 
-    for (i = 1; i < NR_TYPES; i++)
-        if (st->nr[i])
-            json_object_set_new(types, ps_record_type_name((uint32_t)i) ?
-                                ps_record_type_name((uint32_t)i) : "UNKNOWN",
-                                json_integer((json_int_t)st->nr[i]));
+    for (i = 1; i < NR_TYPES; i++) {
+        char unknown[32];
+
+        if (st->nr[i] == 0)
+            continue;
+        snprintf(unknown, sizeof(unknown), "UNKNOWN_%zu", i);
+        json_object_set_new(types, ps_record_type_name((uint32_t)i) ?
+                            ps_record_type_name((uint32_t)i) : unknown,
+                            json_integer((json_int_t)st->nr[i]));
+    }
+    if (st->nr_unknown_high)
+        json_object_set_new(types, "UNKNOWN_128_AND_UP",
+                            json_integer((json_int_t)st->nr_unknown_high));
     for (i = 0; i < ps_session_nr_evsels(s) && i < st->nr_evsels; i++)
-        json_object_set_new(per, ps_session_evsel(s, i)->name,
-                            json_pack("{s:I, s:I}", "SAMPLE", (json_int_t)st->samples[i],
-                                      "LOST_SAMPLES", (json_int_t)st->lost_samples[i]));
+        json_array_append_new(per, json_pack("{s:I, s:o, s:I, s:I}", "idx", (json_int_t)i,
+                                             "name", info_json_text(ps_session_evsel(s, i)->name),
+                                             "SAMPLE", (json_int_t)st->samples[i],
+                                             "LOST_SAMPLES", (json_int_t)st->lost_samples[i]));
     return json_pack("{s:I, s:o, s:o}", "total", (json_int_t)st->total, "records", types,
                      "events", per);
 }

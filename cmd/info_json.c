@@ -157,6 +157,11 @@ static json_t *text(const char *s)
     return s ? text_n(s, strlen(s)) : json_null();
 }
 
+json_t *info_json_text(const char *s)
+{
+    return text(s);
+}
+
 static json_t *section(jb *b, const ps_file_section *sec)
 {
     json_t *o = json_object();

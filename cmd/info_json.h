@@ -24,5 +24,8 @@
 json_t *info_json_header(ps_session *s);     /* ps_header + feature bitmap */
 json_t *info_json_features(ps_session *s);   /* ps_features, by feature */
 json_t *info_json_events(ps_session *s);     /* ps_evsel table */
+/* A string from a capture: valid UTF-8 kept, '\\' doubled, other bytes as
+ * the text \xNN (reversible; schemas/info.schema.json). NULL -> null. */
+json_t *info_json_text(const char *s);
 
 #endif /* PS_CMD_INFO_JSON_H */
