@@ -39,8 +39,9 @@ size_t ps_sample_type_str(char *buf, size_t size, uint64_t sample_type)
             snprintf(tmp, sizeof(tmp), "0x%llx", (unsigned long long)(UINT64_C(1) << bit));
             name = tmp;
         }
-        w = snprintf(buf + (n < size ? n : size), n < size ? size - n : 0,
-                     "%s%s", n ? "|" : "", name);
+        /* past the end only the length is wanted: buf may be NULL */
+        w = n < size ? snprintf(buf + n, size - n, "%s%s", n ? "|" : "", name)
+                     : snprintf(NULL, 0, "%s%s", n ? "|" : "", name);
         n += (size_t)w;
     }
     return n;
@@ -133,7 +134,10 @@ int ps_attr__decode(ps_attr *out, const uint8_t *p, size_t avail, int swap,
     out->sample_max_stack = (uint16_t)field(p, size, 108, 2, swap);
     out->reserved_2 = (uint16_t)field(p, size, 110, 2, swap);
     out->aux_sample_size = (uint32_t)field(p, size, 112, 4, swap);
-    out->aux_action = (uint32_t)field(p, size, 116, 4, swap);
+    /* aux_action is a bit-field word too (spec 4.3): reverse, never swap. */
+    out->aux_action = (uint32_t)field(p, size, 116, 4, 0);
+    if (swap)
+        out->aux_action = (uint32_t)reverse_bits_per_byte(out->aux_action);
     out->sig_data = field(p, size, 120, 8, swap);
     out->config3 = field(p, size, 128, 8, swap);
     return PS_OK;

@@ -88,7 +88,7 @@ int64_t ps_zstream__peek(ps_zstream *z, size_t n, const uint8_t **p, ps_error *e
             return rc;
         have = z->out_len - z->out_pos;
     }
-    *p = z->out + z->out_pos;
+    *p = z->out ? z->out + z->out_pos : NULL;   /* NULL + 0 is undefined */
     return (int64_t)(have < n ? have : n);
 }
 

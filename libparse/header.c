@@ -162,7 +162,8 @@ static void read_features(ps_session *s)
     unsigned feat;
     ps_error e;
 
-    for (feat = 1; feat < PS_HEADER_FEAT_BITS; feat++) {
+    /* Every set bit owns a table slot, the reserved bit 0 included. */
+    for (feat = 0; feat < PS_HEADER_FEAT_BITS; feat++) {
         const uint8_t *p;
         ps_file_section sec;
 
@@ -184,8 +185,8 @@ static void read_features(ps_session *s)
             s->feat.failed[feat / 64] |= UINT64_C(1) << (feat % 64);
             continue;
         }
-        if (feat >= PS_HEADER_FEAT_KNOWN)
-            continue;       /* unknown feature: its table slot is skipped */
+        if (feat == PS_HEADER_RESERVED || feat >= PS_HEADER_FEAT_KNOWN)
+            continue;       /* reserved or unknown: its table slot is skipped */
         p = ps_source__at(&s->src, sec.offset, sec.size);
         if (ps_features__decode(&s->feat, &s->arena, feat, p, (size_t)sec.size, s->swap,
                                 sec.offset, &e) < 0) {

@@ -90,8 +90,9 @@ void ps_source__close(ps_source *src)
 }
 
 /* Read more stream input so that at least `want` bytes from pos are buffered.
+ * keep: hold on to the consumed bytes too (slurp needs the input from 0).
  * Returns 0 (maybe fewer at EOF) or an I/O error. */
-static int stream_fill(ps_source *src, size_t want, ps_error *err)
+static int stream_fill(ps_source *src, size_t want, int keep, ps_error *err)
 {
     size_t have = (size_t)(src->buf_off + src->len - src->pos);
     size_t start = (size_t)(src->pos - src->buf_off);
@@ -99,7 +100,7 @@ static int stream_fill(ps_source *src, size_t want, ps_error *err)
     if (have >= want || src->eof)
         return PS_OK;
     /* Drop consumed bytes first: the caller's pointers are stale now anyway. */
-    if (start > 0) {
+    if (start > 0 && !keep) {
         memmove(src->buf, src->buf + start, have);
         src->buf_off = src->pos;
         src->len = have;
@@ -107,8 +108,9 @@ static int stream_fill(ps_source *src, size_t want, ps_error *err)
     while (src->len < want && !src->eof) {
         ssize_t n;
 
-        if (src->cap - src->len < STREAM_CHUNK / 4) {
-            /* Grow only when full of real data: bounded by what we read. */
+        if (src->cap - src->len < STREAM_CHUNK / 4 && src->cap < want) {
+            /* Grow only when full of real data (bounded by what we read)
+             * and too small for the request (so below twice its size). */
             size_t ncap = src->cap ? src->cap * 2 : STREAM_CHUNK;
 
             if (ncap < src->cap || ps_grow((void **)&src->buf, &src->cap, ncap, 1) < 0)
@@ -140,7 +142,7 @@ int64_t ps_source__peek(ps_source *src, size_t n, const uint8_t **p, ps_error *e
         *p = src->map ? src->map + src->pos : NULL;
         return (int64_t)(avail < n ? avail : n);
     }
-    if ((rc = stream_fill(src, n, err)) < 0)
+    if ((rc = stream_fill(src, n, 0, err)) < 0)
         return rc;
     avail = src->buf_off + src->len - src->pos;
     *p = src->buf + (src->pos - src->buf_off);
@@ -227,7 +229,7 @@ int ps_source__slurp(ps_source *src, ps_error *err)
         return PS_OK;
     /* Read to EOF: the buffer only grows as input arrives. */
     while (!src->eof)
-        if ((rc = stream_fill(src, src->len + STREAM_CHUNK, err)) < 0)
+        if ((rc = stream_fill(src, src->len + STREAM_CHUNK, 1, err)) < 0)
             return rc;
     if (src->buf_off != 0)
         return ps_error__set(err, PS_EINVAL, src->pos, "%s: input already consumed",

@@ -22,7 +22,8 @@ const char *ps_error_str(int code)
 {
     if (code == PS_DONE)
         return "end of input";
-    if (code <= 0 && -code < (int)PS_ARRAY_SIZE(code_names))
+    /* compare before negating: -INT_MIN overflows */
+    if (code <= 0 && code > -(int)PS_ARRAY_SIZE(code_names))
         return code_names[-code];
     return "unknown error";
 }
