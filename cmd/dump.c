@@ -7,7 +7,8 @@
  *
  * Each record becomes a jansson object first (one function per record type,
  * in a table); the text form is a generic rendering of that object, so the
- * two outputs can never disagree.
+ * two outputs can never disagree. Tracepoint samples get the libparse
+ * tracepoint API's trace text and typed fields (spec 10).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -19,7 +20,9 @@ static const char usage_text[] =
 "usage: perfsift dump [options] [FILE]\n"
 "\n"
 "Print every record of a capture with every decoded field, in file order\n"
-"(records inside COMPRESSED records follow their container).\n"
+"(records inside COMPRESSED records follow their container). Tracepoint\n"
+"samples add \"trace\" (the text perf script prints after the event name)\n"
+"and \"fields\" (each field of the event format, typed).\n"
 "\n"
 "  -j, --json            NDJSON: one object per record\n"
 "      --no-stack        leave out user stack bytes (STACK_USER data)\n"
@@ -589,6 +592,71 @@ static const json_fn json_fns[] = {
     [PS_RECORD_SCHEDSTAT_DOMAIN] = j_opaque,
 };
 
+/* --- tracepoint samples: perf script's trace text and typed fields --------- */
+
+static json_t *tp_number(uint64_t v, int is_signed)
+{
+    return is_signed ? json_integer((json_int_t)(int64_t)v) : num(v);
+}
+
+static json_t *tp_value(const ps_tp_value *v)
+{
+    int is_signed = (v->field->flags & PS_TP_FIELD_SIGNED) != 0;
+    json_t *a, *j;
+    char *c;
+    size_t i;
+
+    switch (v->kind) {
+    case PS_TP_VALUE_INT:
+        return tp_number(is_signed ? (uint64_t)v->i : v->u, is_signed);
+    case PS_TP_VALUE_STRING:
+        if ((c = strndup(v->str, v->len)) == NULL)
+            return json_null();
+        j = str(c);
+        free(c);
+        return j;
+    default:
+        a = json_array();
+        for (i = 0; i < v->nr; i++)
+            json_array_append_new(a, tp_number(ps_tp_value_at(v, i), is_signed));
+        return a;
+    }
+}
+
+/* "trace" (or "trace_error") and "fields" of a tracepoint sample. Samples of
+ * other events, or without RAW data, get neither. */
+static void j_tracepoint(json_t *o, ps_session *s, const ps_event *ev)
+{
+    const ps_tp_format *fmt;
+    json_t *fields;
+    ps_tp_value v;
+    ps_error err;
+    char small[1024], *text = small;
+    size_t i;
+    int n, rc;
+
+    if (!(ev->u.sample.sample_type & PERF_SAMPLE_RAW) ||
+        ps_tracepoint_format(&fmt, s, ev->evsel, &err) < 0)
+        return;
+    n = ps_tracepoint_print(small, sizeof(small), s, ev, &err);
+    if (n >= (int)sizeof(small) && (text = malloc((size_t)n + 1)) != NULL)
+        n = ps_tracepoint_print(text, (size_t)n + 1, s, ev, &err);
+    if (text == NULL)
+        set(o, "trace_error", str("out of memory"));
+    else if (n < 0)
+        set(o, "trace_error", str(err.msg));
+    else
+        set(o, "trace", str(text));
+    if (text != small)
+        free(text);
+    fields = json_object();
+    for (i = 0; (rc = ps_tracepoint_value(&v, s, ev, i, &err)) == PS_OK; i++)
+        set(fields, v.field->name, tp_value(&v));
+    set(o, "fields", fields);
+    if (rc < 0)
+        set(o, "fields_error", str(err.msg));
+}
+
 static json_t *sample_id(const ps_sample_id *s)
 {
     json_t *o = json_object();
@@ -602,7 +670,7 @@ static json_t *sample_id(const ps_sample_id *s)
     return o;
 }
 
-static json_t *record_json(const ps_event *ev)
+static json_t *record_json(ps_session *s, const ps_event *ev)
 {
     const char *name = ps_record_type_name(ev->type);
     json_t *o = json_object();
@@ -622,6 +690,8 @@ static json_t *record_json(const ps_event *ev)
         json_fns[ev->type](o, ev);
     else
         j_opaque(o, ev);
+    if (ev->type == PERF_RECORD_SAMPLE && ev->evsel && !(ev->flags & PS_EVENT_UNKNOWN_TYPE))
+        j_tracepoint(o, s, ev);
     if (ev->has_sample_id)
         set(o, "sample_id", sample_id(&ev->sample_id));
     return o;
@@ -716,7 +786,7 @@ int cmd_dump(int argc, char **argv)
     if ((s = cmd_open("dump", &in)) == NULL)
         return EXIT_BADINPUT;
     while ((rc = ps_session_next(&ev, s, &err)) == PS_OK) {
-        json_t *o = record_json(&ev);
+        json_t *o = record_json(s, &ev);
 
         cmd_progress(s, ev.index);
         if (json) {

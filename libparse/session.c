@@ -19,6 +19,7 @@
 #include "attr.h"
 #include "features.h"
 #include "session.h"
+#include "tracepoint.h"
 
 #define REC_HDR 8
 
@@ -158,6 +159,7 @@ void ps_session_close(ps_session *s)
     ps_zstream__free(&s->z);
     ps_order__free(&s->order);
     ps_evlist__free(&s->evlist);
+    ps_tp__free(s->tp);         /* before the arena: it borrows the tracing blob */
     ps_arena__free(&s->arena);
     for (i = 0; i < s->hdr.nr_dir_files; i++)
         free(s->dir_files[i]);
@@ -548,7 +550,7 @@ static uint64_t event_time(const ps_event *ev)
 static int deliver_queued(ps_event *out, ps_session *s, ps_queued *q, ps_error *err)
 {
     frame f;
-    int rc;
+    int rc, file_index;
 
     memset(&f, 0, sizeof(f));
     f.p = f.orig = q->bytes;
@@ -558,8 +560,13 @@ static int deliver_queued(ps_event *out, ps_session *s, ps_queued *q, ps_error *
     f.off = q->off;
     f.inner = q->inner;
     f.nested = q->nested;
+    /* decode_frame() takes the file from the session: lend it the queued
+     * record's, then give back the one still being read */
+    file_index = s->file_index;
     s->file_index = q->file_index;
-    if ((rc = decode_frame(out, s, &f, NULL, q->bytes, err)) < 0)
+    rc = decode_frame(out, s, &f, NULL, q->bytes, err);
+    s->file_index = file_index;
+    if (rc < 0)
         return record_error(s, err, rc, f.off, f.inner, f.nested, f.type);
     out->index = s->index;
     return PS_OK;

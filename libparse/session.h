@@ -37,6 +37,7 @@ struct ps_session {
     ps_order       order;       /* opts.ordered */
     int            order_off;
     const uint8_t *last_orig;   /* input bytes of the record just decoded */   /* no sample_id_all: perf falls back to file order */
+    struct ps_tp  *tp;          /* owned: tracepoint.c's libtraceevent state, made on first use */
 };
 
 /** Report a warning through opts.warn and count it. */

@@ -734,6 +734,142 @@ PS_API const char *ps_sample_bit_name(unsigned bit);
  * byte order not supported: native only). For --attr files. */
 PS_API int ps_attr_parse(ps_attr *out, const void *buf, size_t size, ps_error *err);
 
+/* ------------------------------------------------------------------------ */
+/* Tracepoints (spec section 10)                                             */
+/*
+ * The TRACING_DATA blob (file feature or pipe-mode HEADER_TRACING_DATA
+ * record) is parsed on first use with libtraceevent, once per session, as
+ * perf does (spec 10.3). It describes the RAW payload of tracepoint samples:
+ * attrs of type PERF_TYPE_TRACEPOINT, and attrs of the "kprobe"/"uprobe"
+ * PMU types (PMU_MAPPINGS) whose config is a format ID of the blob.
+ *
+ * A missing or damaged blob is never fatal: the formats that parsed stay
+ * usable, the problem is reported once through the warning callback naming
+ * the events affected, and the functions below return an error for those
+ * events only.
+ */
+
+/** Bits of ps_tp_field.flags. */
+enum ps_tp_field_flag {
+    PS_TP_FIELD_SIGNED   = 1 << 0,  /* "signed:1" */
+    PS_TP_FIELD_ARRAY    = 1 << 1,  /* "type name[N]", or a dynamic "type[]" */
+    PS_TP_FIELD_STRING   = 1 << 2,  /* a char array (fixed or dynamic): text up to its first NUL */
+    PS_TP_FIELD_DATA_LOC = 1 << 3,  /* __data_loc: a u32 at offset, low 16 bits = offset of the
+                                       data in the payload, high 16 bits = its length in bytes */
+    PS_TP_FIELD_REL_LOC  = 1 << 4,  /* __rel_loc: the same, the offset counted from the
+                                       end of the u32 */
+    PS_TP_FIELD_POINTER  = 1 << 5,  /* "type *name": an address of the traced kernel */
+    PS_TP_FIELD_LONG     = 1 << 6,  /* long / unsigned long (the traced kernel's sizeof(long)) */
+    PS_TP_FIELD_COMMON   = 1 << 7   /* common_* header field, shared by every event */
+};
+
+/** One field of a format, as its "field:" line says. */
+typedef struct ps_tp_field {
+    const char *name;           /* "prev_comm" */
+    const char *type;           /* the declaration without the name, as libtraceevent
+                                   reads it: "char[16]", "__data_loc char[]", "pid_t" */
+    uint32_t    offset;         /* in the RAW payload (DATA_LOC/REL_LOC: of the u32 word) */
+    uint32_t    size;           /* bytes at offset */
+    uint32_t    elem_size;      /* arrays: bytes per element (1 when unknown); else size */
+    uint32_t    nr_elems;       /* fixed arrays: element count; 0 otherwise */
+    unsigned    flags;          /* PS_TP_FIELD_* */
+} ps_tp_field;
+
+/** One event format of the tracing data (spec 10.2). */
+typedef struct ps_tp_format {
+    uint64_t    id;             /* "ID:", the attr.config of the event */
+    const char *system;         /* "sched" ("ftrace" for ftrace's own formats) */
+    const char *name;           /* "sched_switch" */
+    const char *print_fmt;      /* the text after "print fmt: ", "" if none */
+    int         print_failed;   /* libtraceevent could not parse print_fmt: the trace
+                                   text is its "[FAILED TO PARSE]" fallback, as in perf */
+    int         big_endian;     /* byte order of RAW payloads (the blob's endianness byte) */
+    int         long_size;      /* sizeof(long) of the traced kernel */
+    uint32_t    nr_common;      /* fields[0 .. nr_common-1] are the common_* fields */
+    uint32_t    nr_fields;      /* all fields, common ones first, in format order */
+    const ps_tp_field *fields;
+} ps_tp_format;
+
+/** ps_tp_value.kind */
+enum ps_tp_value_kind {
+    PS_TP_VALUE_INT    = 0,     /* a scalar of 1, 2, 4 or 8 bytes: u and i */
+    PS_TP_VALUE_STRING = 1,     /* str, len */
+    PS_TP_VALUE_ARRAY  = 2      /* data, size, elem_size, nr (any other field) */
+};
+
+/** The value of one field of one sample. */
+typedef struct ps_tp_value {
+    const ps_tp_field *field;   /* Borrowed until ps_session_close() */
+    int            kind;        /* PS_TP_VALUE_* */
+    uint64_t       u;           /* INT: the value read in the payload's byte order,
+                                   zero-extended from the field's size */
+    int64_t        i;           /* INT: sign-extended when the field is SIGNED, else (int64_t)u */
+    const char    *str;         /* STRING: len bytes, not NUL-terminated (stops before the
+                                   first NUL); Borrowed like the sample */
+    size_t         len;
+    const uint8_t *data;        /* ARRAY: the bytes as stored (payload byte order);
+                                   Borrowed like the sample */
+    size_t         size;        /* ARRAY: bytes */
+    uint32_t       elem_size;   /* ARRAY: bytes per element; read them with ps_tp_value_at() */
+    size_t         nr;          /* ARRAY: size / elem_size */
+    int            big_endian;  /* byte order of data */
+} ps_tp_value;
+
+/**
+ * The format of a tracepoint event.
+ *
+ * @param[out] out  the format; Borrowed until ps_session_close()
+ * @param e         an evsel of s (ps_event.evsel of a sample)
+ * @return PS_OK; PS_EINVAL when e is not a tracepoint event (no message is
+ *         needed then: skip it); PS_ECORRUPT when the tracing data is missing,
+ *         damaged or has no format with e's id (err says which; the session's
+ *         warning callback was told once, naming the event)
+ */
+PS_API int ps_tracepoint_format(const ps_tp_format **out, ps_session *s,
+                                const ps_evsel *e, ps_error *err);
+
+/**
+ * Decode field idx (0 .. nr_fields-1 of the sample's format) of a tracepoint
+ * sample. Iterate with `for (i = 0; (rc = ps_tracepoint_value(&v, s, ev, i,
+ * &err)) == PS_OK; i++)`. Integers honour the blob's byte order and the
+ * field's size and signedness; __data_loc/__rel_loc fields yield the data
+ * they point to.
+ *
+ * @param[out] out  the value; its pointers are Borrowed like the sample
+ *                  (until the next ps_session_next())
+ * @param sample    a PERF_RECORD_SAMPLE event of s with RAW data
+ * @return PS_OK; PS_DONE when idx is past the last field; PS_EINVAL when the
+ *         sample is not a tracepoint sample with RAW data; PS_ECORRUPT when
+ *         there is no format (as ps_tracepoint_format()) or the field lies
+ *         outside the RAW payload
+ */
+PS_API int ps_tracepoint_value(ps_tp_value *out, ps_session *s,
+                               const ps_event *sample, size_t idx, ps_error *err);
+
+/**
+ * Element i (< v->nr) of an ARRAY value in host order: zero-extended, or
+ * sign-extended (two's complement in the uint64_t) when the field is SIGNED.
+ * Elements of a size other than 1, 2, 4 or 8 read as 0.
+ */
+PS_API uint64_t ps_tp_value_at(const ps_tp_value *v, size_t i);
+
+/**
+ * The text `perf script` prints for a tracepoint sample after the event name
+ * (its "trace" field): libtraceevent's tep_print_event(TEP_PRINT_INFO), the
+ * event chosen by the payload's common_type as libtraceevent does. Kernel
+ * addresses printed with %ps/%pS stay hex, as with `perf script --kallsyms
+ * /dev/null`; no libtraceevent plugins are loaded (perf 6.1 as packaged loads
+ * none).
+ *
+ * @param buf, size  like snprintf: at most size-1 characters and a NUL
+ * @return the length of the whole text (so a result >= size means buf was too
+ *         small), or a negative code: PS_EINVAL (not a tracepoint sample with
+ *         RAW data), PS_ECORRUPT (no usable format, or a field of the event
+ *         lies outside the RAW payload), PS_ENOMEM
+ */
+PS_API int ps_tracepoint_print(char *buf, size_t size, ps_session *s,
+                               const ps_event *sample, ps_error *err);
+
 #ifdef __cplusplus
 }
 #endif
