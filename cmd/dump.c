@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <string.h>
 #include "common.h"
+#include "info_json.h"
 
 static const char usage_text[] =
 "usage: perfsift dump [options] [FILE]\n"
@@ -80,29 +81,14 @@ static json_t *bytes_hex(const uint8_t *p, uint64_t n)
     return j;
 }
 
-/* Names may hold any bytes: keep valid UTF-8, else escape as \xNN text. */
+/* Names may hold any bytes: the escaping info --json documents (valid
+ * UTF-8 kept, '\\' doubled, other bytes as the text \xNN), so both
+ * outputs read back the same way. */
 static json_t *str(const char *s)
 {
-    json_t *j = json_string(s);
-    char *buf;
-    size_t i, n = 0, len = strlen(s);
+    json_t *j = info_json_text(s);
 
-    if (j)
-        return j;
-    if ((buf = malloc(4 * len + 1)) == NULL)
-        return json_null();
-    for (i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-
-        if (c < 0x80 && c != '\\')
-            buf[n++] = (char)c;
-        else
-            n += (size_t)sprintf(buf + n, "\\x%02x", c);
-    }
-    buf[n] = 0;
-    j = json_string(buf);
-    free(buf);
-    return j;
+    return j ? j : json_null();
 }
 
 static json_t *u64_array(const uint64_t *v, uint64_t n, int as_hex)
