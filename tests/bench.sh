@@ -19,8 +19,12 @@ record() {      # name seconds
 measure() {     # prints "seconds maxrss_kb" (best of 3)
     local best="" rss=0 out
     for _ in 1 2 3; do
-        /usr/bin/time -o "$DIR/time.txt" -f '%e %M' "$@" >/dev/null 2>&1
-        read -r t m < "$DIR/time.txt"
+        local t0 t1
+        t0=$(date +%s%N)
+        /usr/bin/time -o "$DIR/time.txt" -f '%M' "$@" >/dev/null 2>&1
+        t1=$(date +%s%N)
+        t=$(echo "($t1 - $t0) / 1000000000" | bc -l)
+        read -r m < "$DIR/time.txt"
         if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
         [ "$m" -gt "$rss" ] && rss=$m
     done
@@ -36,7 +40,7 @@ for cap in small large; do
     read -r ot or <<< "$(measure "$PERFSIFT" info --stats "$f")"
     cmp -s <(perf report --stats -i "$f" 2>/dev/null) <("$PERFSIFT" info --stats "$f") &&
         same=identical || same=DIFFERENT
-    printf '%-6s %6.1f MB  perf report --stats %6.2fs %7d KB | perfsift info --stats %6.2fs %7d KB | time ratio perf/perfsift %5.1fx | output %s\n' \
+    printf '%-6s %6.1f MB  perf report --stats %6.3fs %7d KB | perfsift info --stats %6.3fs %7d KB | time ratio perf/perfsift %5.1fx | output %s\n' \
         "$cap" "$(echo "$size / 1048576" | bc -l)" "$pt" "$pr" "$ot" "$or" \
-        "$(echo "$pt / ($ot + 0.001)" | bc -l)" "$same"
+        "$(echo "$pt / $ot" | bc -l)" "$same"
 done
