@@ -73,43 +73,6 @@ static const struct bit_name { uint64_t bit; const char *name; } sample_bits[] =
     { 1u << 21, "CGROUP" }, { 1u << 22, "DATA_PAGE_SIZE" },
     { 1u << 23, "CODE_PAGE_SIZE" }, { 1u << 24, "WEIGHT_STRUCT" },
     { 0, NULL }
-}, branch_bits[] = {
-    { 1u << 0, "USER" }, { 1u << 1, "KERNEL" }, { 1u << 2, "HV" },
-    { 1u << 3, "ANY" }, { 1u << 4, "ANY_CALL" }, { 1u << 5, "ANY_RETURN" },
-    { 1u << 6, "IND_CALL" }, { 1u << 7, "ABORT_TX" }, { 1u << 8, "IN_TX" },
-    { 1u << 9, "NO_TX" }, { 1u << 10, "COND" }, { 1u << 11, "CALL_STACK" },
-    { 1u << 12, "IND_JUMP" }, { 1u << 13, "CALL" }, { 1u << 14, "NO_FLAGS" },
-    { 1u << 15, "NO_CYCLES" }, { 1u << 16, "TYPE_SAVE" }, { 1u << 17, "HW_INDEX" },
-    { 1u << 18, "PRIV_SAVE" },
-    { 0, NULL }
-}, read_bits[] = {
-    { 1u << 0, "TOTAL_TIME_ENABLED" }, { 1u << 1, "TOTAL_TIME_RUNNING" },
-    { 1u << 2, "ID" }, { 1u << 3, "GROUP" }, { 1u << 4, "LOST" },
-    { 0, NULL }
-};
-
-/* The one-bit (and precise_ip) flags perf 6.1 prints, in its order. */
-static const struct flag_name { unsigned bit; const char *name; } attr_flags[] = {
-    { PS_ATTR_DISABLED, "disabled" }, { PS_ATTR_INHERIT, "inherit" },
-    { PS_ATTR_PINNED, "pinned" }, { PS_ATTR_EXCLUSIVE, "exclusive" },
-    { PS_ATTR_EXCLUDE_USER, "exclude_user" }, { PS_ATTR_EXCLUDE_KERNEL, "exclude_kernel" },
-    { PS_ATTR_EXCLUDE_HV, "exclude_hv" }, { PS_ATTR_EXCLUDE_IDLE, "exclude_idle" },
-    { PS_ATTR_MMAP, "mmap" }, { PS_ATTR_COMM, "comm" }, { PS_ATTR_FREQ, "freq" },
-    { PS_ATTR_INHERIT_STAT, "inherit_stat" }, { PS_ATTR_ENABLE_ON_EXEC, "enable_on_exec" },
-    { PS_ATTR_TASK, "task" }, { PS_ATTR_WATERMARK, "watermark" },
-    { PS_ATTR_PRECISE_IP, "precise_ip" }, { PS_ATTR_MMAP_DATA, "mmap_data" },
-    { PS_ATTR_SAMPLE_ID_ALL, "sample_id_all" }, { PS_ATTR_EXCLUDE_HOST, "exclude_host" },
-    { PS_ATTR_EXCLUDE_GUEST, "exclude_guest" },
-    { PS_ATTR_EXCLUDE_CALLCHAIN_KERNEL, "exclude_callchain_kernel" },
-    { PS_ATTR_EXCLUDE_CALLCHAIN_USER, "exclude_callchain_user" },
-    { PS_ATTR_MMAP2, "mmap2" }, { PS_ATTR_COMM_EXEC, "comm_exec" },
-    { PS_ATTR_USE_CLOCKID, "use_clockid" }, { PS_ATTR_CONTEXT_SWITCH, "context_switch" },
-    { PS_ATTR_WRITE_BACKWARD, "write_backward" }, { PS_ATTR_NAMESPACES, "namespaces" },
-    { PS_ATTR_KSYMBOL, "ksymbol" }, { PS_ATTR_BPF_EVENT, "bpf_event" },
-    { PS_ATTR_AUX_OUTPUT, "aux_output" }, { PS_ATTR_CGROUP, "cgroup" },
-    { PS_ATTR_TEXT_POKE, "text_poke" }, { PS_ATTR_BUILD_ID, "build_id" },
-    { PS_ATTR_INHERIT_THREAD, "inherit_thread" }, { PS_ATTR_REMOVE_ON_EXEC, "remove_on_exec" },
-    { PS_ATTR_SIGTRAP, "sigtrap" },
 };
 
 /* perf formats every field into one buffer and prints it; a bit set with
@@ -136,6 +99,23 @@ static void print_bits(attr_out *o, const char *name, uint64_t v,
         if ((v & bits->bit) && n < sizeof(o->buf))
             n += (size_t)snprintf(o->buf + n, sizeof(o->buf) - n, "%s%s",
                                   n ? "|" : "", bits->name);
+    emit(o, name);
+}
+
+/* As print_bits, naming bits through a perfsift.h name function, up to
+ * the last bit perf 6.1 knows. */
+static void print_named_bits(attr_out *o, const char *name, uint64_t v,
+                             const char *(*name_of)(unsigned), unsigned last)
+{
+    size_t n = 0;
+    unsigned bit;
+
+    if (v == 0)
+        return;
+    for (bit = 0; bit <= last; bit++)
+        if (((v >> bit) & 1) && name_of(bit) && n < sizeof(o->buf))
+            n += (size_t)snprintf(o->buf + n, sizeof(o->buf) - n, "%s%s",
+                                  n ? "|" : "", name_of(bit));
     emit(o, name);
 }
 
@@ -179,18 +159,20 @@ static void print_attr(FILE *out, const ps_attr *a, int swapped)
     print_x(&o, "config", a->config);
     print_u(&o, "{ sample_period, sample_freq }", a->sample_period);
     print_bits(&o, "sample_type", a->sample_type, sample_bits);
-    print_bits(&o, "read_format", a->read_format, read_bits);
-    for (i = 0; i < sizeof(attr_flags) / sizeof(attr_flags[0]); i++) {
-        unsigned bit = attr_flags[i].bit;
+    print_named_bits(&o, "read_format", a->read_format, ps_read_format_name, 4);
+    /* the one-bit flags (and precise_ip) perf 6.1 knows, in bit order */
+    for (i = 0; i <= PS_ATTR_SIGTRAP; i++) {
+        const char *flag = ps_attr_flag_name((unsigned)i);
 
-        print_u(&o, attr_flags[i].name,
-                bit == PS_ATTR_PRECISE_IP ? precise : (a->flags >> bit) & 1);
+        if (flag)
+            print_u(&o, flag, i == PS_ATTR_PRECISE_IP ? precise : (a->flags >> i) & 1);
     }
     print_u(&o, "{ wakeup_events, wakeup_watermark }", a->wakeup_events);
     print_u(&o, "bp_type", a->bp_type);
     print_x(&o, "{ bp_addr, config1 }", a->config1);
     print_x(&o, "{ bp_len, config2 }", a->config2);
-    print_bits(&o, "branch_sample_type", a->branch_sample_type, branch_bits);
+    print_named_bits(&o, "branch_sample_type", a->branch_sample_type,
+                     ps_branch_sample_name, 18 /* PRIV_SAVE */);
     print_x(&o, "sample_regs_user", a->sample_regs_user);
     print_u(&o, "sample_stack_user", a->sample_stack_user);
     if (clockid) {

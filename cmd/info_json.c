@@ -214,64 +214,10 @@ static json_t *bit_names(jb *b, uint64_t v, bit_name_fn name_of)
 /* ------------------------------------------------------------------------ */
 /* perf_event_attr by the kernel's names                                    */
 
-static const char *const read_format_names[] = {
-    "TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST",
-};
-
-/* PERF_SAMPLE_BRANCH_*_SHIFT order */
-static const char *const branch_names[] = {
-    "USER", "KERNEL", "HV", "ANY", "ANY_CALL", "ANY_RETURN", "IND_CALL",
-    "ABORT_TX", "IN_TX", "NO_TX", "COND", "CALL_STACK", "IND_JUMP", "CALL",
-    "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE", "HW_INDEX", "PRIV_SAVE", "COUNTERS",
-};
-
-static const char *read_format_name(unsigned bit)
-{
-    return bit < ARRAY_SIZE(read_format_names) ? read_format_names[bit] : NULL;
-}
-
-static const char *branch_name(unsigned bit)
-{
-    return bit < ARRAY_SIZE(branch_names) ? branch_names[bit] : NULL;
-}
-
-/* The flags word's bit-fields in kernel order; precise_ip is 2 bits wide
- * and printed as a number, every other one as a boolean. */
-static const struct flag_field {
-    const char *name;
-    unsigned    bit, width;
-} flag_fields[] = {
-    { "disabled", PS_ATTR_DISABLED, 1 }, { "inherit", PS_ATTR_INHERIT, 1 },
-    { "pinned", PS_ATTR_PINNED, 1 }, { "exclusive", PS_ATTR_EXCLUSIVE, 1 },
-    { "exclude_user", PS_ATTR_EXCLUDE_USER, 1 },
-    { "exclude_kernel", PS_ATTR_EXCLUDE_KERNEL, 1 },
-    { "exclude_hv", PS_ATTR_EXCLUDE_HV, 1 }, { "exclude_idle", PS_ATTR_EXCLUDE_IDLE, 1 },
-    { "mmap", PS_ATTR_MMAP, 1 }, { "comm", PS_ATTR_COMM, 1 }, { "freq", PS_ATTR_FREQ, 1 },
-    { "inherit_stat", PS_ATTR_INHERIT_STAT, 1 },
-    { "enable_on_exec", PS_ATTR_ENABLE_ON_EXEC, 1 }, { "task", PS_ATTR_TASK, 1 },
-    { "watermark", PS_ATTR_WATERMARK, 1 }, { "precise_ip", PS_ATTR_PRECISE_IP, 2 },
-    { "mmap_data", PS_ATTR_MMAP_DATA, 1 }, { "sample_id_all", PS_ATTR_SAMPLE_ID_ALL, 1 },
-    { "exclude_host", PS_ATTR_EXCLUDE_HOST, 1 },
-    { "exclude_guest", PS_ATTR_EXCLUDE_GUEST, 1 },
-    { "exclude_callchain_kernel", PS_ATTR_EXCLUDE_CALLCHAIN_KERNEL, 1 },
-    { "exclude_callchain_user", PS_ATTR_EXCLUDE_CALLCHAIN_USER, 1 },
-    { "mmap2", PS_ATTR_MMAP2, 1 }, { "comm_exec", PS_ATTR_COMM_EXEC, 1 },
-    { "use_clockid", PS_ATTR_USE_CLOCKID, 1 },
-    { "context_switch", PS_ATTR_CONTEXT_SWITCH, 1 },
-    { "write_backward", PS_ATTR_WRITE_BACKWARD, 1 },
-    { "namespaces", PS_ATTR_NAMESPACES, 1 }, { "ksymbol", PS_ATTR_KSYMBOL, 1 },
-    { "bpf_event", PS_ATTR_BPF_EVENT, 1 }, { "aux_output", PS_ATTR_AUX_OUTPUT, 1 },
-    { "cgroup", PS_ATTR_CGROUP, 1 }, { "text_poke", PS_ATTR_TEXT_POKE, 1 },
-    { "build_id", PS_ATTR_BUILD_ID, 1 }, { "inherit_thread", PS_ATTR_INHERIT_THREAD, 1 },
-    { "remove_on_exec", PS_ATTR_REMOVE_ON_EXEC, 1 }, { "sigtrap", PS_ATTR_SIGTRAP, 1 },
-    { "defer_callchain", PS_ATTR_DEFER_CALLCHAIN, 1 },
-    { "defer_output", PS_ATTR_DEFER_OUTPUT, 1 },
-};
-
 enum attr_kind {
     A_UINT,         /* unsigned, width bytes */
     A_S32,          /* clockid */
-    A_FLAGS,        /* the flags word, then each flag_fields[] member */
+    A_FLAGS,        /* the flags word, then each bit-field by name */
     A_NONZERO       /* __reserved_2: only shown when set (--attr lacks it) */
 };
 
@@ -332,11 +278,16 @@ static void put_flags(jb *b, json_t *o, uint64_t flags)
     size_t i;
 
     put(b, o, "flags", u64(flags));
-    for (i = 0; i < ARRAY_SIZE(flag_fields); i++) {
-        const struct flag_field *ff = &flag_fields[i];
-        uint64_t v = (flags >> ff->bit) & ((UINT64_C(1) << ff->width) - 1);
+    /* each bit-field by its kernel name; precise_ip is 2 bits, a number */
+    for (i = 0; i < 64; i++) {
+        const char *name = ps_attr_flag_name((unsigned)i);
 
-        put(b, o, ff->name, ff->width == 1 ? json_boolean(v) : json_integer((json_int_t)v));
+        if (name == NULL)
+            continue;
+        if (i == PS_ATTR_PRECISE_IP)
+            put(b, o, name, json_integer((json_int_t)((flags >> i) & 3)));
+        else
+            put(b, o, name, json_boolean((flags >> i) & 1));
     }
 }
 
@@ -366,9 +317,9 @@ static void put_attr(jb *b, json_t *o, const ps_attr *a)
 {
     put(b, o, "attr", attr_json(b, a));
     put(b, o, "sample_type_names", bit_names(b, a->sample_type, ps_sample_bit_name));
-    put(b, o, "read_format_names", bit_names(b, a->read_format, read_format_name));
+    put(b, o, "read_format_names", bit_names(b, a->read_format, ps_read_format_name));
     put(b, o, "branch_sample_type_names",
-        bit_names(b, a->branch_sample_type, branch_name));
+        bit_names(b, a->branch_sample_type, ps_branch_sample_name));
 }
 
 /* ------------------------------------------------------------------------ */

@@ -15,6 +15,59 @@ static const char *const sample_bit_names[] = {
     "CGROUP", "DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT",
 };
 
+/* perf_event_attr bit-field names, by PS_ATTR_* bit (spec 3.2); bit 16 is
+ * the second bit of precise_ip. */
+static const char *const attr_flag_names[] = {
+    [PS_ATTR_DISABLED] = "disabled", [PS_ATTR_INHERIT] = "inherit",
+    [PS_ATTR_PINNED] = "pinned", [PS_ATTR_EXCLUSIVE] = "exclusive",
+    [PS_ATTR_EXCLUDE_USER] = "exclude_user", [PS_ATTR_EXCLUDE_KERNEL] = "exclude_kernel",
+    [PS_ATTR_EXCLUDE_HV] = "exclude_hv", [PS_ATTR_EXCLUDE_IDLE] = "exclude_idle",
+    [PS_ATTR_MMAP] = "mmap", [PS_ATTR_COMM] = "comm", [PS_ATTR_FREQ] = "freq",
+    [PS_ATTR_INHERIT_STAT] = "inherit_stat", [PS_ATTR_ENABLE_ON_EXEC] = "enable_on_exec",
+    [PS_ATTR_TASK] = "task", [PS_ATTR_WATERMARK] = "watermark",
+    [PS_ATTR_PRECISE_IP] = "precise_ip", [PS_ATTR_MMAP_DATA] = "mmap_data",
+    [PS_ATTR_SAMPLE_ID_ALL] = "sample_id_all", [PS_ATTR_EXCLUDE_HOST] = "exclude_host",
+    [PS_ATTR_EXCLUDE_GUEST] = "exclude_guest",
+    [PS_ATTR_EXCLUDE_CALLCHAIN_KERNEL] = "exclude_callchain_kernel",
+    [PS_ATTR_EXCLUDE_CALLCHAIN_USER] = "exclude_callchain_user",
+    [PS_ATTR_MMAP2] = "mmap2", [PS_ATTR_COMM_EXEC] = "comm_exec",
+    [PS_ATTR_USE_CLOCKID] = "use_clockid", [PS_ATTR_CONTEXT_SWITCH] = "context_switch",
+    [PS_ATTR_WRITE_BACKWARD] = "write_backward", [PS_ATTR_NAMESPACES] = "namespaces",
+    [PS_ATTR_KSYMBOL] = "ksymbol", [PS_ATTR_BPF_EVENT] = "bpf_event",
+    [PS_ATTR_AUX_OUTPUT] = "aux_output", [PS_ATTR_CGROUP] = "cgroup",
+    [PS_ATTR_TEXT_POKE] = "text_poke", [PS_ATTR_BUILD_ID] = "build_id",
+    [PS_ATTR_INHERIT_THREAD] = "inherit_thread", [PS_ATTR_REMOVE_ON_EXEC] = "remove_on_exec",
+    [PS_ATTR_SIGTRAP] = "sigtrap", [PS_ATTR_DEFER_CALLCHAIN] = "defer_callchain",
+    [PS_ATTR_DEFER_OUTPUT] = "defer_output",
+};
+
+/* PERF_FORMAT_* by bit (spec 8.3). */
+static const char *const read_format_names[] = {
+    "TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST",
+};
+
+/* PERF_SAMPLE_BRANCH_* by bit (spec 8.6). */
+static const char *const branch_sample_names[] = {
+    "USER", "KERNEL", "HV", "ANY", "ANY_CALL", "ANY_RETURN", "IND_CALL",
+    "ABORT_TX", "IN_TX", "NO_TX", "COND", "CALL_STACK", "IND_JUMP", "CALL",
+    "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE", "HW_INDEX", "PRIV_SAVE", "COUNTERS",
+};
+
+const char *ps_attr_flag_name(unsigned bit)
+{
+    return bit < PS_ARRAY_SIZE(attr_flag_names) ? attr_flag_names[bit] : NULL;
+}
+
+const char *ps_read_format_name(unsigned bit)
+{
+    return bit < PS_ARRAY_SIZE(read_format_names) ? read_format_names[bit] : NULL;
+}
+
+const char *ps_branch_sample_name(unsigned bit)
+{
+    return bit < PS_ARRAY_SIZE(branch_sample_names) ? branch_sample_names[bit] : NULL;
+}
+
 const char *ps_sample_bit_name(unsigned bit)
 {
     return bit < PS_ARRAY_SIZE(sample_bit_names) ? sample_bit_names[bit] : NULL;

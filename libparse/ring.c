@@ -47,53 +47,6 @@
 /* ------------------------------------------------------------------------ */
 /* Name tables of the JSON attr form                                         */
 
-struct bit_name {
-    const char *name;
-    unsigned    bit;
-};
-
-/* The flags word by its kernel bit-field names (spec 3.2); precise_ip, a
- * 2-bit value, is handled apart. */
-static const struct bit_name flag_names[] = {
-    { "disabled", PS_ATTR_DISABLED }, { "inherit", PS_ATTR_INHERIT },
-    { "pinned", PS_ATTR_PINNED }, { "exclusive", PS_ATTR_EXCLUSIVE },
-    { "exclude_user", PS_ATTR_EXCLUDE_USER },
-    { "exclude_kernel", PS_ATTR_EXCLUDE_KERNEL },
-    { "exclude_hv", PS_ATTR_EXCLUDE_HV }, { "exclude_idle", PS_ATTR_EXCLUDE_IDLE },
-    { "mmap", PS_ATTR_MMAP }, { "comm", PS_ATTR_COMM }, { "freq", PS_ATTR_FREQ },
-    { "inherit_stat", PS_ATTR_INHERIT_STAT },
-    { "enable_on_exec", PS_ATTR_ENABLE_ON_EXEC }, { "task", PS_ATTR_TASK },
-    { "watermark", PS_ATTR_WATERMARK }, { "mmap_data", PS_ATTR_MMAP_DATA },
-    { "sample_id_all", PS_ATTR_SAMPLE_ID_ALL },
-    { "exclude_host", PS_ATTR_EXCLUDE_HOST },
-    { "exclude_guest", PS_ATTR_EXCLUDE_GUEST },
-    { "exclude_callchain_kernel", PS_ATTR_EXCLUDE_CALLCHAIN_KERNEL },
-    { "exclude_callchain_user", PS_ATTR_EXCLUDE_CALLCHAIN_USER },
-    { "mmap2", PS_ATTR_MMAP2 }, { "comm_exec", PS_ATTR_COMM_EXEC },
-    { "use_clockid", PS_ATTR_USE_CLOCKID },
-    { "context_switch", PS_ATTR_CONTEXT_SWITCH },
-    { "write_backward", PS_ATTR_WRITE_BACKWARD },
-    { "namespaces", PS_ATTR_NAMESPACES }, { "ksymbol", PS_ATTR_KSYMBOL },
-    { "bpf_event", PS_ATTR_BPF_EVENT }, { "aux_output", PS_ATTR_AUX_OUTPUT },
-    { "cgroup", PS_ATTR_CGROUP }, { "text_poke", PS_ATTR_TEXT_POKE },
-    { "build_id", PS_ATTR_BUILD_ID }, { "inherit_thread", PS_ATTR_INHERIT_THREAD },
-    { "remove_on_exec", PS_ATTR_REMOVE_ON_EXEC }, { "sigtrap", PS_ATTR_SIGTRAP },
-    { "defer_callchain", PS_ATTR_DEFER_CALLCHAIN },
-    { "defer_output", PS_ATTR_DEFER_OUTPUT },
-};
-
-/* PERF_FORMAT_* by bit (spec 8.3). */
-static const char *const read_format_names[] = {
-    "TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST",
-};
-
-/* PERF_SAMPLE_BRANCH_* by bit (spec 8.6). */
-static const char *const branch_names[] = {
-    "USER", "KERNEL", "HV", "ANY", "ANY_CALL", "ANY_RETURN", "IND_CALL",
-    "ABORT_TX", "IN_TX", "NO_TX", "COND", "CALL_STACK", "IND_JUMP", "CALL",
-    "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE", "HW_INDEX", "PRIV_SAVE", "COUNTERS",
-};
-
 /* PERF_TYPE_* by value (spec 3.3). */
 static const char *const type_names[] = {
     "HARDWARE", "SOFTWARE", "TRACEPOINT", "HW_CACHE", "RAW", "BREAKPOINT",
@@ -332,23 +285,22 @@ static int field_error(const attr_list *l, size_t idx, const struct attr_field *
 static int json_field(const attr_list *l, size_t idx, ps_attr *a,
                       const struct attr_field *f, const json_t *v, ps_error *err)
 {
-    static const struct bit_set formats = {
-        "PERF_FORMAT_", read_format_names, PS_ARRAY_SIZE(read_format_names)
-    };
-    static const struct bit_set branches = {
-        "PERF_SAMPLE_BRANCH_", branch_names, PS_ARRAY_SIZE(branch_names)
-    };
-    const char *names[64];
+    const char *names[64], *rf_names[64], *br_names[64];
     struct bit_set samples = { "PERF_SAMPLE_", names, 64 };
+    struct bit_set formats = { "PERF_FORMAT_", rf_names, 64 };
+    struct bit_set branches = { "PERF_SAMPLE_BRANCH_", br_names, 64 };
     uint64_t u = 0;
     unsigned i;
 
+    for (i = 0; i < 64; i++) {      /* the name tables live in attr.c */
+        names[i] = ps_sample_bit_name(i);
+        rf_names[i] = ps_read_format_name(i);
+        br_names[i] = ps_branch_sample_name(i);
+    }
     switch (f->kind) {
     case F_S32:
         return json_s32(v, &a->clockid) < 0 ? field_error(l, idx, f, err) : PS_OK;
     case F_SAMPLE:
-        for (i = 0; i < 64; i++)
-            names[i] = ps_sample_bit_name(i);
         return json_mask(l, idx, f->name, v, &samples, &a->sample_type, err);
     case F_FORMAT:
         return json_mask(l, idx, f->name, v, &formats, &a->read_format, err);
@@ -446,9 +398,10 @@ static int json_member(attr_list *l, size_t idx, ring_attr *r, const char *key,
     for (i = 0; i < PS_ARRAY_SIZE(attr_fields); i++)
         if (strcmp(key, attr_fields[i].name) == 0)
             return json_field(l, idx, &r->attr, &attr_fields[i], v, err);
-    for (i = 0; i < PS_ARRAY_SIZE(flag_names); i++)
-        if (strcmp(key, flag_names[i].name) == 0)
-            return json_flag(l, idx, &r->attr, flag_names[i].bit, key, v, err);
+    for (i = 0; i < 64; i++)        /* precise_ip is a 2-bit value: below */
+        if (i != PS_ATTR_PRECISE_IP && ps_attr_flag_name((unsigned)i) &&
+            strcmp(key, ps_attr_flag_name((unsigned)i)) == 0)
+            return json_flag(l, idx, &r->attr, (unsigned)i, key, v, err);
     if (strcmp(key, "precise_ip") == 0)
         return json_precise_ip(l, idx, &r->attr, v, err);
     if (strcmp(key, "ids") == 0)

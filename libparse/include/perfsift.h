@@ -730,6 +730,13 @@ PS_API uint64_t ps_session_bytes_read(const ps_session *s);
 PS_API size_t ps_sample_type_str(char *buf, size_t size, uint64_t sample_type);
 /** PERF_SAMPLE_* name of one bit ("IP"), or NULL. Static. */
 PS_API const char *ps_sample_bit_name(unsigned bit);
+/** Kernel name of a ps_attr.flags bit ("sample_id_all"; "precise_ip" at its
+ * first bit, NULL at its second), or NULL. Static. */
+PS_API const char *ps_attr_flag_name(unsigned bit);
+/** PERF_FORMAT_* name of one read_format bit ("GROUP"), or NULL. Static. */
+PS_API const char *ps_read_format_name(unsigned bit);
+/** PERF_SAMPLE_BRANCH_* name of one branch_sample_type bit ("HW_INDEX"), or NULL. Static. */
+PS_API const char *ps_branch_sample_name(unsigned bit);
 /** Parse an attr from a JSON object or a binary perf_event_attr (either
  * byte order not supported: native only). For --attr files. */
 PS_API int ps_attr_parse(ps_attr *out, const void *buf, size_t size, ps_error *err);

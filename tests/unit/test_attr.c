@@ -444,7 +444,24 @@ static void test_id_positions(void)
         }
 }
 
+/* The public name tables: every flag bit but precise_ip's second has its
+ * kernel name; read_format and branch names stop where the kernel's do. */
+static void test_bit_names(void)
+{
+    unsigned bit;
+
+    for (bit = 0; bit <= PS_ATTR_DEFER_OUTPUT; bit++)
+        CHECK((bit == PS_ATTR_PRECISE_IP + 1) == (ps_attr_flag_name(bit) == NULL));
+    CHECK(ps_attr_flag_name(PS_ATTR_DEFER_OUTPUT + 1) == NULL);
+    CHECK(strcmp(ps_attr_flag_name(PS_ATTR_SAMPLE_ID_ALL), "sample_id_all") == 0);
+    CHECK(strcmp(ps_attr_flag_name(PS_ATTR_PRECISE_IP), "precise_ip") == 0);
+    CHECK(strcmp(ps_read_format_name(3), "GROUP") == 0 && ps_read_format_name(5) == NULL);
+    CHECK(strcmp(ps_branch_sample_name(17), "HW_INDEX") == 0);
+    CHECK(strcmp(ps_branch_sample_name(19), "COUNTERS") == 0 && ps_branch_sample_name(20) == NULL);
+}
+
 static const struct harness_test tests[] = {
+    TEST(test_bit_names),
     TEST(test_every_size),
     TEST(test_size_zero_is_64),
     TEST(test_size_refused),
