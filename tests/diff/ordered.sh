@@ -25,7 +25,8 @@ for line in open(sys.argv[1]):
 import json, sys
 for line in sys.stdin:
     r = json.loads(line)
-    # perf script drops samples whose tid is -1 (no thread to charge)
+    # samples with tid -1 are left out on both sides: perf prints them as
+    # "-1", which the perf-side parser above skips (it takes numeric tids)
     if r["type"] == "SAMPLE" and "time" in r and r.get("tid") != -1:
         print(r["tid"], r["time"])' > "$TMPD/ours.seq"
     if [ -s "$TMPD/perf.seq" ] && cmp -s "$TMPD/perf.seq" "$TMPD/ours.seq"; then
