@@ -73,5 +73,6 @@ void cmd_progress_done(void);
 /* Subcommands */
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_script(int argc, char **argv);
 
 #endif /* PS_CMD_COMMON_H */

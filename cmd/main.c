@@ -14,6 +14,7 @@ static const struct command {
 } commands[] = {
     { "info", cmd_info, "header, features, events and record counts (perf report --header/--stats)" },
     { "dump", cmd_dump, "every record decoded, one per line (--json: NDJSON)" },
+    { "script", cmd_script, "samples as text, byte for byte what perf script prints" },
 };
 
 static void usage(FILE *out)

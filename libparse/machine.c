@@ -63,6 +63,7 @@ struct ps_machine {
     ps_maps  **spaces;          /* owned: every address space, for freeing */
     size_t     nr_spaces, cap_spaces;
     ps_maps   *kernel;
+    uint64_t   kernel_start;    /* start of the first "[kernel.kallsyms" map, or 0 */
     uint64_t   last_time;
     uint64_t   nr_threads, nr_maps, nr_ignored;
 };
@@ -514,7 +515,47 @@ static int on_mmap(ps_machine *m, const ps_event *ev, uint64_t t)
     }
     if ((map = map_clone(m, &tmp)) == NULL)
         return -1;
+    if (tmp.kind == PS_MAP_KERNEL && m->kernel_start == 0)
+        m->kernel_start = tmp.start;
     return maps_insert(m, space, map);
+}
+
+/* KSYMBOL: register maps [addr, addr + len) of kernel text under the
+ * symbol's name (perf gives it a DSO of its own with one symbol);
+ * unregister retires the live map starting at addr, as perf removes it. */
+static int on_ksymbol(ps_machine *m, const ps_event *ev, uint64_t t)
+{
+    const ps_record_ksymbol *r = &ev->u.ksymbol;
+    ps_maps *s = m->kernel;
+    ps_map tmp, *map;
+    size_t i;
+
+    if (r->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
+        i = first_ending_after(s, r->addr);
+        if (i < s->nr_live && s->live[i]->start == r->addr &&
+            s->live[i]->kind == PS_MAP_KSYMBOL) {
+            s->live[i]->time_end = t;
+            memmove(s->live + i, s->live + i + 1, (s->nr_live - i - 1) * sizeof(*s->live));
+            s->nr_live--;
+        }
+        return 0;
+    }
+    if (r->len == 0) {
+        m->nr_ignored++;
+        return 0;
+    }
+    memset(&tmp, 0, sizeof(tmp));
+    tmp.pid = tmp.tid = PS_NONE;
+    tmp.start = r->addr;
+    tmp.end = r->addr + r->len < r->addr ? UINT64_MAX : r->addr + r->len;
+    tmp.kind = PS_MAP_KSYMBOL;
+    tmp.time_start = t;
+    tmp.time_end = UINT64_MAX;
+    tmp.filename = ps_arena__strndup(&m->arena, r->name ? r->name : "",
+                                     r->name ? strlen(r->name) : 0);
+    if (tmp.filename == NULL || (map = map_clone(m, &tmp)) == NULL)
+        return -1;
+    return maps_insert(m, s, map);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -579,6 +620,10 @@ int ps_machine__event(ps_machine *m, const ps_event *ev, ps_error *err)
         t = event_time(m, ev);
         rc = on_mmap(m, ev, t);
         break;
+    case PERF_RECORD_KSYMBOL:
+        t = event_time(m, ev);
+        rc = on_ksymbol(m, ev, t);
+        break;
     default:
         break;
     }
@@ -635,6 +680,11 @@ const ps_map *ps_machine__find_map(const ps_machine *m, uint32_t pid, uint32_t t
     const ps_map *map = ps_machine__find_user_map(m, pid, tid, t, addr);
 
     return map ? map : ps_machine__find_kernel_map(m, t, addr);
+}
+
+uint64_t ps_machine__kernel_start(const ps_machine *m)
+{
+    return m->kernel_start ? m->kernel_start : 1ull << 63;
 }
 
 uint64_t ps_machine__nr_threads(const ps_machine *m) { return m->nr_threads; }

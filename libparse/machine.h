@@ -25,7 +25,9 @@ enum ps_map_kind {
     PS_MAP_MODULE,      /* any other kernel-mode map: modules, bpf, ool text */
     PS_MAP_VDSO,        /* "[vdso]" (and "[vdso32]", "[vdsox32]") */
     PS_MAP_ANON,        /* "//anon", "/dev/zero", "/anon_hugepage", JIT "/tmp/perf-N.map" */
-    PS_MAP_NO_DSO       /* "[stack...", "[heap]", "/SYSV...": no file behind it */
+    PS_MAP_NO_DSO,      /* "[stack...", "[heap]", "/SYSV...": no file behind it */
+    PS_MAP_KSYMBOL      /* a KSYMBOL record (BPF program, ftrace trampoline):
+                         * kernel text named `filename`, one symbol, pgoff 0 */
 };
 
 /**
@@ -89,9 +91,9 @@ int  ps_machine__new(ps_machine **out, ps_error *err);
 void ps_machine__free(ps_machine *m);
 
 /**
- * Feed one event (any type; only COMM, FORK, EXIT, MMAP and MMAP2 change the
- * model, the rest are ignored). Feed them in delivery order; a record's time
- * is its sample_id time (FORK/EXIT: their own time field), or the latest time
+ * Feed one event (any type; only COMM, FORK, EXIT, MMAP, MMAP2 and KSYMBOL
+ * change the model, the rest are ignored). Feed them in delivery order; a
+ * record's time is its sample_id time (FORK/EXIT: their own time field), or the latest time
  * seen so far when it has none.
  * @return PS_OK or PS_ENOMEM (the model stays consistent, minus that record)
  */
@@ -140,6 +142,13 @@ static inline int ps_map__is_identity(const ps_map *map)
 {
     return map->kind == PS_MAP_ANON || map->kind == PS_MAP_NO_DSO;
 }
+
+/**
+ * perf's machine->kernel_start: the start of the kernel map ("[kernel.kallsyms]"),
+ * or 1 << 63 when there is none. Addresses at or above it are kernel ones
+ * when a callchain or sample does not say.
+ */
+uint64_t ps_machine__kernel_start(const ps_machine *m);
 
 /** Counters: threads (all incarnations), maps (all versions), records ignored
  * (zero-length maps). */

@@ -1,0 +1,1019 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * script.c - perfsift script: the text `perf script` prints, byte for byte
+ * with perf 6.1 given the same options on the same machine. Records come in
+ * time order (FINISHED_ROUND rounds, as perf's ordered events), feed the
+ * machine model, and samples are printed with perf's field layout:
+ *
+ *   comm tid [cpu] time: period event: [trace] [addr] ip sym+off (dso)
+ *
+ * or, with call chains, the header line then one "\t%16x sym+off (dso)"
+ * line per frame and a blank line. Field choice per event type and -F live
+ * in script_fields.c; non-sample records (--show-*-events) in
+ * script_events.c.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common.h"
+#include "script.h"
+#include "script_events.h"
+#include "script_mem.h"
+#include "script_stat.h"
+#include "../libparse/resolve.h"
+
+static const char usage_text[] =
+"usage: perfsift script [options] [FILE]\n"
+"\n"
+"Print the samples of a capture as `perf script` does: same fields, same\n"
+"layout, same symbols (on the same machine), in time order.\n"
+"\n"
+"  -F, --fields LIST     fields to print: [type:][+-]field,... with type hw,\n"
+"                        sw, trace, raw, break, synth and fields comm, tid,\n"
+"                        pid, time, cpu, event, trace, ip, sym, dso, addr,\n"
+"                        symoff, period, data_src, weight, phys_addr, misc,\n"
+"                        cgroup, data_page_size, code_page_size\n"
+"      --ns              times with nanoseconds\n"
+"  -G, --hide-call-graph one line per sample, no call chains\n"
+"      --max-stack N     at most N call chain entries (default 127)\n"
+"      --show-task-events      also COMM, FORK, EXIT\n"
+"      --show-mmap-events      also MMAP, MMAP2\n"
+"      --show-switch-events    also SWITCH, SWITCH_CPU_WIDE\n"
+"      --show-namespace-events also NAMESPACES\n"
+"      --show-lost-events      also LOST, LOST_SAMPLES\n"
+"      --show-round-events     also FINISHED_ROUND\n"
+"      --show-bpf-events       also KSYMBOL, BPF_EVENT\n"
+"      --show-cgroup-events    also CGROUP\n"
+"      --show-text-poke-events also TEXT_POKE\n"
+"      --comms LIST      only these comms (comma-separated)\n"
+"      --pid LIST        only these process ids\n"
+"      --tid LIST        only these thread ids\n"
+"  -C, --cpu LIST        only these cpus (e.g. 0-2,5)\n"
+"      --time START,END  only samples in this time range (seconds; either\n"
+"                        side may be empty)\n"
+"      --symfs DIR       look for binaries under DIR\n"
+"      --kallsyms FILE   kernel symbols from FILE\n"
+"      --no-demangle     print C++/Rust symbols as they are in the binary\n"
+INPUT_USAGE
+"  -h, --help            this text\n"
+"\n"
+"Examples:\n"
+"  perfsift script perf.data > out.txt\n"
+"  perfsift script -F comm,tid,time,event,ip,sym perf.data\n"
+"  perfsift script -G --ns --show-task-events perf.data\n";
+
+enum {
+    OPT_NS = 3000, OPT_MAX_STACK, OPT_COMMS, OPT_PIDS, OPT_TIDS, OPT_TIME,
+    OPT_SYMFS, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_SHOW_BASE
+};
+
+static const struct option long_opts[] = {
+    { "fields", required_argument, NULL, 'F' },
+    { "ns", no_argument, NULL, OPT_NS },
+    { "hide-call-graph", no_argument, NULL, 'G' },
+    { "max-stack", required_argument, NULL, OPT_MAX_STACK },
+    { "show-task-events", no_argument, NULL, OPT_SHOW_BASE + 0 },
+    { "show-mmap-events", no_argument, NULL, OPT_SHOW_BASE + 1 },
+    { "show-switch-events", no_argument, NULL, OPT_SHOW_BASE + 2 },
+    { "show-namespace-events", no_argument, NULL, OPT_SHOW_BASE + 3 },
+    { "show-lost-events", no_argument, NULL, OPT_SHOW_BASE + 4 },
+    { "show-round-events", no_argument, NULL, OPT_SHOW_BASE + 5 },
+    { "show-bpf-events", no_argument, NULL, OPT_SHOW_BASE + 6 },
+    { "show-cgroup-events", no_argument, NULL, OPT_SHOW_BASE + 7 },
+    { "show-text-poke-events", no_argument, NULL, OPT_SHOW_BASE + 8 },
+    { "comms", required_argument, NULL, OPT_COMMS },
+    { "pid", required_argument, NULL, OPT_PIDS },
+    { "pids", required_argument, NULL, OPT_PIDS },
+    { "tid", required_argument, NULL, OPT_TIDS },
+    { "tids", required_argument, NULL, OPT_TIDS },
+    { "cpu", required_argument, NULL, 'C' },
+    { "time", required_argument, NULL, OPT_TIME },
+    { "symfs", required_argument, NULL, OPT_SYMFS },
+    { "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+    { "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+    { "help", no_argument, NULL, 'h' },
+    INPUT_LONG_OPTS,
+    { NULL, 0, NULL, 0 }
+};
+
+#define MAX_CPUS 4096
+
+/* A comma-separated list of strings or integers (--comms, --pid, --tid). */
+typedef struct name_list { char **v; size_t n; } name_list;
+
+typedef struct script {
+    script_config cfg;
+    ps_session   *s;
+    ps_resolver  *res;
+    FILE         *out;
+    int           nanosecs;
+    unsigned      max_stack;
+    unsigned      show;          /* 1 << SHOW_* */
+    name_list     comms, pids, tids;
+    unsigned char *cpus;         /* --cpu bitmap, NULL: all */
+    int           has_time_range;
+    uint64_t      time_start, time_end;
+    int           name_width;    /* perf's evlist__max_name_len, set at first use */
+    int           pipe;
+    int           has_stat;
+    ps_frame     *frames;
+    size_t        cap_frames;
+    uint64_t     *read_last;     /* last READ value per id slot (open addressing) */
+    uint64_t     *read_ids;
+    size_t        read_slots;
+    char         *trace;         /* tracepoint text buffer */
+    size_t        trace_cap;
+    uint64_t      nr_skipped;    /* samples perf drops: no thread */
+    script_stat  *stat;          /* perf stat record captures */
+} script;
+
+static const char *script_cgroup_name(uint64_t id);
+
+/* --- small parsers -------------------------------------------------------- */
+
+static int list_parse(name_list *l, const char *arg)
+{
+    char *copy = strdup(arg), *tok, *save = NULL;
+
+    if (copy == NULL)
+        return -1;
+    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char **v = realloc(l->v, (l->n + 1) * sizeof(*v));
+
+        if (v == NULL || (v[l->n] = strdup(tok)) == NULL) {
+            free(copy);
+            if (v) l->v = v;
+            return -1;
+        }
+        l->v = v;
+        l->n++;
+    }
+    free(copy);
+    return 0;
+}
+
+static int list_has_str(const name_list *l, const char *s)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+static int list_has_int(const name_list *l, int v)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        if (atoi(l->v[i]) == v)
+            return 1;
+    return 0;
+}
+
+static void list_free(name_list *l)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
+/* "0-2,5" into a bitmap of MAX_CPUS. */
+static int cpus_parse(script *sc, const char *arg)
+{
+    const char *p = arg;
+
+    if ((sc->cpus = calloc(MAX_CPUS, 1)) == NULL)
+        return -1;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), b = a;
+
+        if (end == p || a < 0 || a >= MAX_CPUS)
+            return -1;
+        p = end;
+        if (*p == '-') {
+            b = strtol(p + 1, &end, 10);
+            if (end == p + 1 || b < a || b >= MAX_CPUS)
+                return -1;
+            p = end;
+        }
+        while (a <= b)
+            sc->cpus[a++] = 1;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return -1;
+    }
+    return 0;
+}
+
+/* Seconds with up to 9 decimals into ns; empty is ok (*set 0). */
+static int time_parse(const char *s, size_t len, uint64_t *ns, int *set)
+{
+    uint64_t sec = 0, frac = 0;
+    size_t i = 0, digits = 0;
+
+    *set = len > 0;
+    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+        sec = sec * 10 + (uint64_t)(s[i] - '0');
+    if (i < len && s[i] == '.') {
+        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+            if (digits < 9)
+                frac = frac * 10 + (uint64_t)(s[i] - '0');
+        for (; digits < 9; digits++)
+            frac *= 10;
+    }
+    if (i != len)
+        return -1;
+    *ns = sec * 1000000000ull + frac;
+    return 0;
+}
+
+static int time_range_parse(script *sc, const char *arg)
+{
+    const char *comma = strchr(arg, ',');
+    int set_a, set_b;
+
+    if (comma == NULL)
+        return -1;
+    if (time_parse(arg, (size_t)(comma - arg), &sc->time_start, &set_a) < 0 ||
+        time_parse(comma + 1, strlen(comma + 1), &sc->time_end, &set_b) < 0)
+        return -1;
+    if (!set_b)
+        sc->time_end = UINT64_MAX;
+    if (!set_a)
+        sc->time_start = 0;
+    sc->has_time_range = 1;
+    return 0;
+}
+
+/* --- per-evsel configuration ---------------------------------------------- */
+
+static script_output *output_of(script *sc, const ps_evsel *e)
+{
+    return &sc->cfg.out[script_output_type(e->attr.type)];
+}
+
+static int evsel_has_callchain(const ps_evsel *e)
+{
+    return (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+}
+
+/* perf_session__check_output_opt for file mode: each type checked against
+ * its first event; callchains used only if some event has them. */
+static int check_file_mode(script *sc)
+{
+    size_t i, n = ps_session_nr_evsels(sc->s);
+    int has_traces = 0, any_callchain = 0, t;
+
+    for (i = 0; i < n; i++) {
+        const ps_evsel *e = ps_session_evsel(sc->s, i);
+
+        has_traces |= e->attr.type == PERF_TYPE_TRACEPOINT;
+        any_callchain |= evsel_has_callchain(e);
+    }
+    for (t = 0; t < OT_MAX; t++) {
+        for (i = 0; i < n; i++) {
+            const ps_evsel *e = ps_session_evsel(sc->s, i);
+
+            if (script_output_type(e->attr.type) != t)
+                continue;
+            if (sc->cfg.out[t].fields &&
+                script_check_attr(&sc->cfg, e, sc->has_stat, has_traces) < 0)
+                return -1;
+            break;
+        }
+    }
+    if (!sc->cfg.no_callchain && n > 0 && !any_callchain)
+        sc->cfg.use_callchain = 0;
+    /* tracepoints show where they fired when they have call chains */
+    if (sc->cfg.use_callchain && !sc->cfg.out[OT_TP].user_set) {
+        for (i = 0; i < n; i++) {
+            const ps_evsel *e = ps_session_evsel(sc->s, i);
+
+            if (e->attr.type == PERF_TYPE_TRACEPOINT && evsel_has_callchain(e)) {
+                sc->cfg.out[OT_TP].fields |= F_IP | F_SYM | F_SYMOFF | F_DSO;
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Pipe mode: perf checks each attr as it arrives (process_attr). */
+static int check_pipe_attr(script *sc, size_t idx)
+{
+    const ps_evsel *e = ps_session_evsel(sc->s, idx);
+    uint64_t combined = 0;
+    script_output *o;
+    size_t i;
+
+    if (e->attr.type >= PERF_TYPE_MAX && script_output_type(e->attr.type) != OT_SYNTH)
+        return 0;
+    for (i = 0; i < idx; i++)
+        if (ps_session_evsel(sc->s, i)->attr.type == e->attr.type)
+            return 0;
+    if (e->attr.sample_type &&
+        script_check_attr(&sc->cfg, e, sc->has_stat, e->attr.type == PERF_TYPE_TRACEPOINT) < 0)
+        return -1;
+    for (i = 0; i <= idx; i++)
+        combined |= ps_session_evsel(sc->s, i)->attr.sample_type;
+    o = output_of(sc, e);
+    if (sc->cfg.use_callchain &&
+        ((combined & PERF_SAMPLE_CALLCHAIN) || (combined & PERF_SAMPLE_BRANCH_STACK) ||
+         ((combined & PERF_SAMPLE_REGS_USER) && (combined & PERF_SAMPLE_STACK_USER)))) {
+        if (!(o->user_unset_fields & F_IP))
+            o->fields |= F_IP;
+        if (!(o->user_unset_fields & F_SYM))
+            o->fields |= F_SYM;
+    }
+    return 0;
+}
+
+static int name_width(script *sc)
+{
+    size_t i, n;
+
+    if (sc->name_width)
+        return sc->name_width;
+    n = ps_session_nr_evsels(sc->s);
+    for (i = 0; i < n; i++) {
+        const char *name = ps_session_evsel(sc->s, i)->name;
+        int len = name ? (int)strlen(name) : 0;
+
+        if (len > sc->name_width)
+            sc->name_width = len;
+    }
+    return sc->name_width;
+}
+
+/* --- the sample line ------------------------------------------------------ */
+
+static void print_time(script *sc, uint64_t t)
+{
+    uint64_t secs = t / 1000000000ull, ns = t % 1000000000ull;
+
+    if (sc->nanosecs) {
+        fprintf(sc->out, "%5" PRIu64 ".%09" PRIu64 ": ", secs, ns);
+    } else {
+        char buf[32];
+
+        snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, secs, ns / 1000);
+        fprintf(sc->out, "%12s: ", buf);
+    }
+}
+
+/* perf's misc column: cpumode letters (tested as masks, as perf does),
+ * record-specific ones, padded to 6. */
+static void print_misc(script *sc, uint16_t misc, uint32_t type)
+{
+    char buf[16];
+    int n = 0;
+
+#define HAS(m) ((misc & (m)) == (m))
+    if (HAS(PERF_RECORD_MISC_KERNEL)) buf[n++] = 'K';
+    if (HAS(PERF_RECORD_MISC_USER)) buf[n++] = 'U';
+    if (HAS(PERF_RECORD_MISC_HYPERVISOR)) buf[n++] = 'H';
+    if (HAS(PERF_RECORD_MISC_GUEST_KERNEL)) buf[n++] = 'G';
+    if (HAS(PERF_RECORD_MISC_GUEST_USER)) buf[n++] = 'g';
+    switch (type) {
+    case PERF_RECORD_MMAP:
+    case PERF_RECORD_MMAP2:
+        if (HAS(PERF_RECORD_MISC_MMAP_DATA)) buf[n++] = 'M';
+        break;
+    case PERF_RECORD_COMM:
+        if (HAS(PERF_RECORD_MISC_COMM_EXEC)) buf[n++] = 'E';
+        break;
+    case PERF_RECORD_SWITCH:
+    case PERF_RECORD_SWITCH_CPU_WIDE:
+        if (HAS(PERF_RECORD_MISC_SWITCH_OUT)) {
+            buf[n++] = 'S';
+            if (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+                buf[n++] = 'p';
+        }
+        break;
+    default:
+        break;
+    }
+#undef HAS
+    buf[n] = '\0';
+    fprintf(sc->out, "%s%*s", buf, 6 - n, " ");
+}
+
+static void print_start_rest(script *sc, const script_output *o, uint32_t pid, uint32_t tid,
+                             uint32_t cpu, uint64_t time, uint16_t misc, uint32_t type);
+
+/* perf_sample__fprintf_start: comm, pid/tid, cpu, time, misc. */
+static void script_print_start(script *sc, const ps_evsel *e, uint32_t pid, uint32_t tid,
+                        uint32_t cpu, uint64_t time, uint16_t misc, uint32_t type)
+{
+    const script_output *o = output_of(sc, e);
+    char buf[32];
+
+    if (o->fields & F_COMM) {
+        const char *comm = ps_resolver__comm(sc->res, pid, tid, time, buf, sizeof(buf));
+
+        if ((o->fields & F_IP) && evsel_has_callchain(e) && sc->cfg.use_callchain)
+            fprintf(sc->out, "%s ", comm);
+        else
+            fprintf(sc->out, "%16s ", comm);
+    }
+    print_start_rest(sc, o, pid, tid, cpu, time, misc, type);
+}
+
+/* the columns after comm: pid/tid, cpu, misc, time */
+static void print_start_rest(script *sc, const script_output *o, uint32_t pid, uint32_t tid,
+                             uint32_t cpu, uint64_t time, uint16_t misc, uint32_t type)
+{
+    if ((o->fields & F_PID) && (o->fields & F_TID))
+        fprintf(sc->out, "%5d/%-5d ", (int)pid, (int)tid);
+    else if (o->fields & F_PID)
+        fprintf(sc->out, "%5d ", (int)pid);
+    else if (o->fields & F_TID)
+        fprintf(sc->out, "%5d ", (int)tid);
+    if (o->fields & F_CPU)
+        fprintf(sc->out, "[%03d] ", (int)cpu);
+    if (o->fields & F_MISC)
+        print_misc(sc, misc, type);
+    if (o->fields & F_TIME)
+        print_time(sc, time);
+}
+
+/* "sym+0xoff" or "[unknown]" */
+static void print_sym(script *sc, const ps_frame *f, int with_off)
+{
+    if (f->r.sym == NULL) {
+        fputs("[unknown]", sc->out);
+        return;
+    }
+    fputs(f->r.sym->name, sc->out);
+    if (with_off)
+        fprintf(sc->out, "+0x%" PRIx64, f->r.symoff);
+}
+
+static void print_frame(script *sc, const script_output *o, const ps_frame *f)
+{
+    /* user DSOs show the file-relative address, kernel ones the real one */
+    int user = f->map != NULL && f->map->kind != PS_MAP_KERNEL &&
+               f->map->kind != PS_MAP_MODULE && f->map->kind != PS_MAP_KSYMBOL;
+
+    if (o->fields & F_IP)
+        fprintf(sc->out, "\t%16" PRIx64, user ? f->r.rel : f->ip);
+    if (o->fields & F_SYM) {
+        fputc(' ', sc->out);
+        print_sym(sc, f, (o->fields & F_SYMOFF) != 0);
+    }
+    if (o->fields & F_DSO)
+        fprintf(sc->out, " (%s)", f->r.dso);
+    fputc('\n', sc->out);
+}
+
+static int frames_reserve(script *sc, size_t n)
+{
+    ps_frame *v;
+
+    if (n <= sc->cap_frames)
+        return 0;
+    if ((v = realloc(sc->frames, n * sizeof(*v))) == NULL)
+        return -1;
+    sc->frames = v;
+    sc->cap_frames = n;
+    return 0;
+}
+
+/* The ip part: a call chain (one line per frame) or "ip sym+off (dso)". */
+static int print_ip(script *sc, const script_output *o, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+    ps_frame one;
+
+    if (sc->cfg.use_callchain && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+        size_t i, n;
+
+        if (frames_reserve(sc, smp->nr_callchain + smp->nr_branches + 1) < 0)
+            return -1;
+        n = ps_resolver__callchain(sc->res, smp, ev->evsel->attr.branch_sample_type,
+                                   sc->max_stack, sc->frames, sc->cap_frames);
+        fputc('\n', sc->out);
+        for (i = 0; i < n; i++)
+            print_frame(sc, o, &sc->frames[i]);
+        return 0;
+    }
+    ps_resolver__addr(sc->res, smp->pid, smp->tid, smp->time,
+                      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &one);
+    fputc(' ', sc->out);
+    if (o->fields & F_IP)
+        fprintf(sc->out, "%16" PRIx64, smp->ip);
+    if (o->fields & F_SYM) {
+        fputc(' ', sc->out);
+        print_sym(sc, &one, (o->fields & F_SYMOFF) != 0);
+    }
+    if (o->fields & F_DSO)
+        fprintf(sc->out, " (%s)", one.r.dso);
+    return 0;
+}
+
+/* perf resolves sample->addr only for page faults (their addr is code or
+ * data in the process), with a fallback to the other address space. */
+static void print_addr(script *sc, const script_output *o, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+    const ps_attr *a = &ev->evsel->attr;
+    unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+    ps_frame f;
+
+    fprintf(sc->out, "%16" PRIx64, smp->addr);
+    if (!(a->type == PERF_TYPE_SOFTWARE &&
+          (a->config == PERF_COUNT_SW_PAGE_FAULTS || a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+           a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ)))
+        return;
+    ps_resolver__addr(sc->res, smp->pid, smp->tid, smp->time, mode, smp->addr, &f);
+    if (f.map == NULL) {
+        unsigned other = smp->addr >= ps_machine__kernel_start(ps_resolver__machine(sc->res))
+                         ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+
+        if (other != mode)
+            ps_resolver__addr(sc->res, smp->pid, smp->tid, smp->time, other, smp->addr, &f);
+    }
+    if (o->fields & F_SYM) {
+        fputc(' ', sc->out);
+        print_sym(sc, &f, (o->fields & F_SYMOFF) != 0);
+    }
+    if (o->fields & F_DSO)
+        fprintf(sc->out, " (%s)", f.r.dso);
+}
+
+static const char *page_size_name(uint64_t size, char *buf, size_t len)
+{
+    static const char units[] = "BKMGTPE";
+    int u = 0;
+
+    if (size == 0)
+        return "N/A";
+    while (size >= 1024 && (size % 1024) == 0 && units[u + 1]) {
+        size /= 1024;
+        u++;
+    }
+    snprintf(buf, len, "%" PRIu64 "%c", size, units[u]);
+    return buf;
+}
+
+static int print_trace(script *sc, const ps_event *ev)
+{
+    ps_error err;
+    int n = ps_tracepoint_print(sc->trace, sc->trace_cap, sc->s, ev, &err);
+
+    if (n >= 0 && (size_t)n >= sc->trace_cap) {
+        char *b = realloc(sc->trace, (size_t)n + 1);
+
+        if (b == NULL)
+            return -1;
+        sc->trace = b;
+        sc->trace_cap = (size_t)n + 1;
+        n = ps_tracepoint_print(sc->trace, sc->trace_cap, sc->s, ev, &err);
+    }
+    if (n >= 0)
+        fputs(sc->trace, sc->out);
+    return 0;
+}
+
+/* One sample as perf's process_event prints it; e is the event it counts
+ * for (a group member for split READ samples) and period its period. */
+static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint64_t period)
+{
+    const ps_sample *smp = &ev->u.sample;
+    const script_output *o = output_of(sc, e);
+    char buf[32];
+
+    if (o->fields == 0)
+        return 0;
+    script_print_start(sc, e, smp->pid, smp->tid, smp->cpu, smp->time, ev->misc,
+                       PERF_RECORD_SAMPLE);
+    if (o->fields & F_PERIOD)
+        fprintf(sc->out, "%10" PRIu64 " ", period);
+    if (o->fields & F_EVNAME)
+        fprintf(sc->out, "%*s: ", name_width(sc), e->name ? e->name : "[unknown]");
+    if ((o->fields & F_TRACE) && smp->raw_data != NULL && print_trace(sc, ev) < 0)
+        return -1;
+    if (o->fields & F_ADDR)
+        print_addr(sc, o, ev);
+    if (o->fields & F_DATA_SRC)
+        script_data_src_fprintf(sc->out, smp->data_src);
+    if (o->fields & F_WEIGHT)
+        fprintf(sc->out, "%16" PRIu64, script_weight(smp, smp->sample_type));
+    if ((o->fields & F_IP) && print_ip(sc, o, ev) < 0)
+        return -1;
+    if (o->fields & F_PHYS_ADDR)
+        fprintf(sc->out, "%16" PRIx64, smp->phys_addr);
+    if (o->fields & F_DATA_PAGE_SIZE)
+        fprintf(sc->out, " %s", page_size_name(smp->data_page_size, buf, sizeof(buf)));
+    if (o->fields & F_CODE_PAGE_SIZE)
+        fprintf(sc->out, " %s", page_size_name(smp->code_page_size, buf, sizeof(buf)));
+    if (o->fields & F_CGROUP)
+        fprintf(sc->out, " %s", script_cgroup_name(smp->cgroup));
+    fputc('\n', sc->out);
+    return 0;
+}
+
+/* --- filters -------------------------------------------------------------- */
+
+static int sample_filtered(script *sc, const ps_sample *smp)
+{
+    char buf[32];
+
+    if (sc->has_time_range && (smp->time < sc->time_start || smp->time > sc->time_end))
+        return 1;
+    if (sc->cpus && (smp->cpu >= MAX_CPUS || !sc->cpus[smp->cpu]))
+        return 1;
+    if (sc->comms.n &&
+        !list_has_str(&sc->comms, ps_resolver__comm(sc->res, smp->pid, smp->tid, smp->time,
+                                                    buf, sizeof(buf))))
+        return 1;
+    if (sc->pids.n && !list_has_int(&sc->pids, (int)smp->pid))
+        return 1;
+    if (sc->tids.n && !list_has_int(&sc->tids, (int)smp->tid))
+        return 1;
+    return 0;
+}
+
+/* --- PERF_SAMPLE_READ splitting ------------------------------------------- */
+
+static uint64_t *read_last(script *sc, uint64_t id)
+{
+    size_t i, mask;
+
+    if (sc->read_slots == 0) {
+        sc->read_slots = 64;
+        sc->read_ids = calloc(sc->read_slots, sizeof(uint64_t));
+        sc->read_last = calloc(sc->read_slots, sizeof(uint64_t));
+        if (sc->read_ids == NULL || sc->read_last == NULL)
+            return NULL;
+    }
+    mask = sc->read_slots - 1;
+    for (i = (size_t)((id + 1) * 0x9E3779B97F4A7C15ull) & mask;; i = (i + 1) & mask) {
+        if (sc->read_ids[i] == id + 1)
+            return &sc->read_last[i];
+        if (sc->read_ids[i] == 0)
+            break;
+    }
+    /* not found: grow at half load, then insert */
+    {
+        size_t used = 0, j;
+
+        for (j = 0; j < sc->read_slots; j++)
+            used += sc->read_ids[j] != 0;
+        if (2 * (used + 1) > sc->read_slots) {
+            uint64_t *oi = sc->read_ids, *ol = sc->read_last;
+            size_t on = sc->read_slots;
+
+            sc->read_slots *= 2;
+            sc->read_ids = calloc(sc->read_slots, sizeof(uint64_t));
+            sc->read_last = calloc(sc->read_slots, sizeof(uint64_t));
+            if (sc->read_ids == NULL || sc->read_last == NULL) {
+                free(oi);
+                free(ol);
+                return NULL;
+            }
+            mask = sc->read_slots - 1;
+            for (j = 0; j < on; j++) {
+                size_t k;
+
+                if (oi[j] == 0)
+                    continue;
+                for (k = (size_t)(oi[j] * 0x9E3779B97F4A7C15ull) & mask; sc->read_ids[k];
+                     k = (k + 1) & mask)
+                    ;
+                sc->read_ids[k] = oi[j];
+                sc->read_last[k] = ol[j];
+            }
+            free(oi);
+            free(ol);
+        }
+        for (i = (size_t)((id + 1) * 0x9E3779B97F4A7C15ull) & mask; sc->read_ids[i];
+             i = (i + 1) & mask)
+            ;
+        sc->read_ids[i] = id + 1;
+        sc->read_last[i] = 0;
+        return &sc->read_last[i];
+    }
+}
+
+/* perf delivers a READ sample once per value, as the value's event, with
+ * the increase since that id's previous sample as period; zero increases
+ * are not delivered. */
+static int print_read_sample(script *sc, const ps_event *ev)
+{
+    const ps_read_values *rv = &ev->u.sample.read;
+    uint64_t i;
+
+    for (i = 0; i < rv->nr; i++) {
+        const ps_evsel *e = ps_session_evsel_by_id(sc->s, rv->values[i].id);
+        uint64_t *last = read_last(sc, rv->values[i].id), period;
+
+        if (last == NULL)
+            return -1;
+        period = rv->values[i].value - *last;
+        *last = rv->values[i].value;
+        if (e == NULL || period == 0)
+            continue;
+        if (print_sample(sc, ev, e, period) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int on_sample(script *sc, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+
+    if (ev->evsel == NULL)
+        return 0;
+    if (smp->pid == UINT32_MAX && smp->tid == UINT32_MAX) {
+        sc->nr_skipped++;        /* perf: "problem processing ... skipping it" */
+        return 0;
+    }
+    if (sample_filtered(sc, smp))
+        return 0;
+    if (smp->sample_type & PERF_SAMPLE_READ)
+        return print_read_sample(sc, ev);
+    return print_sample(sc, ev, ev->evsel, smp->period);
+}
+
+/* --- side-band records ----------------------------------------------------- */
+
+/* cgroup id -> path, from CGROUP records (perf's cgroup__find) */
+typedef struct cgroup_name { uint64_t id; char *path; } cgroup_name;
+static cgroup_name *cgroups;
+static size_t nr_cgroups;
+
+static const char *script_cgroup_name(uint64_t id)
+{
+    size_t i;
+
+    for (i = nr_cgroups; i-- > 0;)
+        if (cgroups[i].id == id)
+            return cgroups[i].path;
+    return "unknown";
+}
+
+static int cgroup_add(const ps_event *ev)
+{
+    cgroup_name *v = realloc(cgroups, (nr_cgroups + 1) * sizeof(*v));
+
+    if (v == NULL)
+        return -1;
+    cgroups = v;
+    v[nr_cgroups].id = ev->u.cgroup.id;
+    if ((v[nr_cgroups].path = strdup(ev->u.cgroup.path ? ev->u.cgroup.path : "")) == NULL)
+        return -1;
+    nr_cgroups++;
+    return 0;
+}
+
+static void cgroups_free(void)
+{
+    size_t i;
+
+    for (i = 0; i < nr_cgroups; i++)
+        free(cgroups[i].path);
+    free(cgroups);
+    cgroups = NULL;
+    nr_cgroups = 0;
+}
+
+static void print_sideband(script *sc, const ps_event *ev, const script_event_start *st)
+{
+    const ps_evsel *e = ev->evsel;
+    const script_output *o;
+    char buf[32];
+
+    if (ev->type == PS_RECORD_FINISHED_ROUND || e == NULL) {
+        script_event__fprintf(sc->out, ev);
+        return;
+    }
+    if (sc->cpus && st->cpu >= 0 && (st->cpu >= MAX_CPUS || !sc->cpus[st->cpu]))
+        return;
+    o = output_of(sc, e);
+    if (o->fields & F_COMM) {
+        const char *comm = st->thread_tid == -1 ? ":-1" :
+            ps_resolver__comm(sc->res, (uint32_t)st->thread_pid, (uint32_t)st->thread_tid,
+                              st->time, buf, sizeof(buf));
+
+        if ((o->fields & F_IP) && evsel_has_callchain(e) && sc->cfg.use_callchain)
+            fprintf(sc->out, "%s ", comm);
+        else
+            fprintf(sc->out, "%16s ", comm);
+    }
+    print_start_rest(sc, o, (uint32_t)st->pid, (uint32_t)st->tid, (uint32_t)st->cpu,
+                     st->time, ev->misc, ev->type);
+    script_event__fprintf(sc->out, ev);
+}
+
+static int on_sideband(script *sc, const ps_event *ev, ps_error *err)
+{
+    int show = (script_event__show_class(ev->type) & (int)sc->show) != 0;
+    script_event_start st;
+
+    if (ev->type == PERF_RECORD_CGROUP && cgroup_add(ev) < 0)
+        return ps_error__set(err, PS_ENOMEM, ev->offset, "script: out of memory");
+    if (!show)
+        return ps_resolver__event(sc->res, ev, err) < 0 ? -1 : 0;
+    script_event__start(&st, ev);
+    if (!st.apply_first)
+        print_sideband(sc, ev, &st);
+    if (ps_resolver__event(sc->res, ev, err) < 0)
+        return -1;
+    if (st.apply_first)
+        print_sideband(sc, ev, &st);
+    return 0;
+}
+
+/* --- the loop --------------------------------------------------------------- */
+
+static int on_event(script *sc, const ps_event *ev, ps_error *err)
+{
+    if (ev->type == PS_RECORD_HEADER_ATTR && sc->pipe) {
+        size_t n = ps_session_nr_evsels(sc->s);
+
+        if (n > 0 && check_pipe_attr(sc, n - 1) < 0)
+            return -2;
+    }
+    if (ev->type == PERF_RECORD_SAMPLE) {
+        if (on_sample(sc, ev) < 0)
+            return ps_error__set(err, PS_ENOMEM, ev->offset, "script: out of memory");
+        return 0;
+    }
+    if (sc->stat != NULL) {
+        int rc = script_stat_event(sc->stat, sc->out, ev, err);
+
+        if (rc < 0)
+            return -1;
+        if (rc > 0)
+            return 0;
+    }
+    return on_sideband(sc, ev, err);
+}
+
+static int run(script *sc, const input_opts *in)
+{
+    ps_error err;
+    ps_event ev;
+    uint64_t n = 0;
+    int rc;
+
+    while ((rc = ps_session_next(&ev, sc->s, &err)) == PS_OK) {
+        if ((rc = on_event(sc, &ev, &err)) != 0)
+            break;
+        if (!in->quiet)
+            cmd_progress(sc->s, ++n);
+    }
+    cmd_progress_done();
+    if (rc == -2)
+        return EXIT_BADINPUT;
+    if (rc != PS_DONE)
+        return cmd_input_error("script", &err);
+    return EXIT_OK;
+}
+
+static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc, char **argv)
+{
+    int c;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "F:GC:i:qh", long_opts, NULL)) != -1) {
+        int r = cmd_input_option("script", in, c, optarg);
+
+        if (r < 0)
+            return EXIT_USAGE;
+        if (r > 0)
+            continue;
+        if (c >= OPT_SHOW_BASE && c < OPT_SHOW_BASE + 32) {
+            sc->show |= 1u << (c - OPT_SHOW_BASE);
+            continue;
+        }
+        switch (c) {
+        case 'F':
+            if (script_parse_fields(&sc->cfg, optarg) < 0)
+                return EXIT_USAGE;
+            break;
+        case 'G': sc->cfg.no_callchain = 1; sc->cfg.use_callchain = 0; break;
+        case OPT_NS: sc->nanosecs = 1; break;
+        case OPT_MAX_STACK: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+
+            if (*end || v < 0)
+                return cmd_usage_error("script", "--max-stack takes a number, not '%s'", optarg);
+            sc->max_stack = (unsigned)v;
+            break;
+        }
+        case OPT_COMMS: if (list_parse(&sc->comms, optarg) < 0) return EXIT_USAGE; break;
+        case OPT_PIDS: if (list_parse(&sc->pids, optarg) < 0) return EXIT_USAGE; break;
+        case OPT_TIDS: if (list_parse(&sc->tids, optarg) < 0) return EXIT_USAGE; break;
+        case 'C':
+            if (cpus_parse(sc, optarg) < 0)
+                return cmd_usage_error("script", "bad cpu list '%s'", optarg);
+            break;
+        case OPT_TIME:
+            if (time_range_parse(sc, optarg) < 0)
+                return cmd_usage_error("script", "--time takes START,END in seconds, not '%s'",
+                                       optarg);
+            break;
+        case OPT_SYMFS: so->symfs = optarg; break;
+        case OPT_KALLSYMS: so->kallsyms = optarg; break;
+        case OPT_NO_DEMANGLE: so->demangle = 0; break;
+        case 'h': fputs(usage_text, stdout); return -1;
+        default: return cmd_usage_error("script", "unknown option");
+        }
+    }
+    if (optind < argc)
+        in->path = argv[optind++];
+    if (optind < argc)
+        return cmd_usage_error("script", "one capture at a time");
+    return 0;
+}
+
+/* perf's evlist__sample_id_all: the first event's flag */
+static int sample_id_all(ps_session *s)
+{
+    const ps_evsel *e = ps_session_nr_evsels(s) ? ps_session_evsel(s, 0) : NULL;
+
+    return e == NULL || (e->attr.flags >> PS_ATTR_SAMPLE_ID_ALL) & 1;
+}
+
+static void script_free(script *sc)
+{
+    ps_resolver__free(sc->res);
+    ps_session_close(sc->s);
+    list_free(&sc->comms);
+    list_free(&sc->pids);
+    list_free(&sc->tids);
+    free(sc->cpus);
+    free(sc->frames);
+    free(sc->read_ids);
+    free(sc->read_last);
+    free(sc->trace);
+    script_stat_free(sc->stat);
+    cgroups_free();
+}
+
+int cmd_script(int argc, char **argv)
+{
+    script sc;
+    input_opts in;
+    ps_symbols_opts so;
+    ps_error err;
+    int rc;
+
+    memset(&sc, 0, sizeof(sc));
+    memset(&in, 0, sizeof(in));
+    memset(&so, 0, sizeof(so));
+    script_config_init(&sc.cfg);
+    sc.max_stack = 127;          /* perf's PERF_MAX_STACK_DEPTH */
+    sc.out = stdout;
+    setvbuf(stdout, NULL, _IOFBF, 1 << 20);   /* output is most of the work */
+    so.demangle = 1;
+    if ((rc = parse_args(&sc, &in, &so, argc, argv)) != 0) {
+        script_free(&sc);
+        return rc < 0 ? EXIT_OK : rc;
+    }
+    /* perf script orders by time, except with --show-round-events */
+    in.ordered = !(sc.show & SCRIPT_SHOW_ROUND);
+    if ((sc.s = cmd_open("script", &in)) == NULL) {
+        script_free(&sc);
+        return EXIT_BADINPUT;
+    }
+    sc.pipe = ps_session_header(sc.s)->container == PS_CONTAINER_PIPE;
+    if (in.ordered && !sc.pipe && !sample_id_all(sc.s)) {
+        /* perf falls back to file order without sample_id_all */
+        ps_session_close(sc.s);
+        in.ordered = 0;
+        if ((sc.s = cmd_open("script", &in)) == NULL) {
+            script_free(&sc);
+            return EXIT_BADINPUT;
+        }
+    }
+    sc.has_stat = (ps_session_header(sc.s)->features[PS_HEADER_STAT / 64] >> (PS_HEADER_STAT % 64)) & 1;
+    if (ps_resolver__new(&sc.res, &so, ps_session_features(sc.s), &err) < 0) {
+        fprintf(stderr, "perfsift script: %s\n", err.msg);
+        script_free(&sc);
+        return EXIT_BADINPUT;
+    }
+    if ((sc.has_stat || sc.pipe) && (sc.stat = script_stat_new(sc.s)) == NULL) {
+        fprintf(stderr, "perfsift script: out of memory\n");
+        script_free(&sc);
+        return EXIT_BADINPUT;
+    }
+    if (!sc.pipe && check_file_mode(&sc) < 0) {
+        script_free(&sc);
+        return EXIT_BADINPUT;
+    }
+    rc = run(&sc, &in);
+    script_free(&sc);
+    return cmd_finish_stdout("script", rc);
+}

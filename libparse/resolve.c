@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * resolve.c - samples to threads, maps and symbols (see resolve.h). The
+ * rules mirror perf 6.1 (facts, not code):
+ *
+ *  - A sample's thread is found by tid; an unknown tid is printed ":tid".
+ *  - An address is looked up in the kernel maps when its cpumode is kernel
+ *    (or guest kernel), in the thread's maps when user; hypervisor and
+ *    unknown modes find no map.
+ *  - Callchain entries are walked leaf first starting in user mode;
+ *    PERF_CONTEXT_{KERNEL,USER,HV} switch the mode and are not frames; any
+ *    other marker means a corrupt chain, which perf discards whole. Only
+ *    real entries count towards max_stack.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "resolve.h"
+
+#define MISC_CPUMODE_MASK 7u
+
+struct ps_resolver {
+    ps_machine *machine;
+    ps_symbols *symbols;
+};
+
+/* perf registers the idle task before reading: tid 0 is "swapper". */
+static int idle_thread(ps_resolver *r, ps_error *err)
+{
+    ps_event ev;
+
+    memset(&ev, 0, sizeof(ev));
+    ev.type = PERF_RECORD_COMM;
+    ev.offset = PS_NO_OFFSET;
+    ev.has_sample_id = 1;
+    ev.sample_id.present = PERF_SAMPLE_TIME;
+    ev.u.comm.comm = "swapper";
+    return ps_machine__event(r->machine, &ev, err);
+}
+
+int ps_resolver__new(ps_resolver **out, const ps_symbols_opts *opts,
+                     const ps_features *feat, ps_error *err)
+{
+    ps_resolver *r = calloc(1, sizeof(*r));
+
+    *out = NULL;
+    if (r == NULL)
+        return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "resolve: out of memory");
+    if (ps_machine__new(&r->machine, err) < 0 ||
+        ps_symbols__new(&r->symbols, opts, feat, err) < 0 ||
+        idle_thread(r, err) < 0) {
+        ps_resolver__free(r);
+        return PS_ENOMEM;
+    }
+    *out = r;
+    return PS_OK;
+}
+
+void ps_resolver__free(ps_resolver *r)
+{
+    if (r == NULL)
+        return;
+    ps_symbols__free(r->symbols);
+    ps_machine__free(r->machine);
+    free(r);
+}
+
+int ps_resolver__event(ps_resolver *r, const ps_event *ev, ps_error *err)
+{
+    return ps_machine__event(r->machine, ev, err);
+}
+
+const ps_machine *ps_resolver__machine(const ps_resolver *r) { return r->machine; }
+ps_symbols *ps_resolver__symbols(ps_resolver *r) { return r->symbols; }
+
+const char *ps_resolver__comm(const ps_resolver *r, uint32_t pid, uint32_t tid,
+                              uint64_t t, char *buf, size_t size)
+{
+    const ps_thread *th = ps_machine__thread(r->machine, pid, tid, t);
+
+    if (th != NULL)
+        return ps_thread__comm(th, t);
+    snprintf(buf, size, ":%d", (int)tid);
+    return buf;
+}
+
+void ps_resolver__addr(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
+                       unsigned cpumode, uint64_t addr, ps_frame *out)
+{
+    const ps_map *map = NULL;
+
+    switch (cpumode) {
+    case PERF_RECORD_MISC_KERNEL:
+    case PERF_RECORD_MISC_GUEST_KERNEL:
+        map = ps_machine__find_kernel_map(r->machine, t, addr);
+        break;
+    case PERF_RECORD_MISC_USER:
+    case PERF_RECORD_MISC_GUEST_USER:
+        map = ps_machine__find_user_map(r->machine, pid, tid, t, addr);
+        break;
+    default:
+        break;
+    }
+    out->ip = addr;
+    out->cpumode = cpumode;
+    out->map = map;
+    ps_symbols__resolve(r->symbols, map, pid, addr, &out->r);
+}
+
+/* A context marker: the new cpumode, or -1 for a marker perf rejects. */
+static int context_mode(uint64_t ip)
+{
+    switch (ip) {
+    case PERF_CONTEXT_HV:     return PERF_RECORD_MISC_HYPERVISOR;
+    case PERF_CONTEXT_KERNEL: return PERF_RECORD_MISC_KERNEL;
+    case PERF_CONTEXT_USER:   return PERF_RECORD_MISC_USER;
+    default:                  return -1;
+    }
+}
+
+/* LBR call stacks (branch_sample_type CALL_STACK): perf keeps the kernel
+ * part of the chain (up to PERF_CONTEXT_USER) and takes the user part from
+ * the LBR: the first entry's target, then every entry's source. Chains with
+ * no user part are walked normally (returns 0 then). */
+static size_t lbr_callchain(ps_resolver *r, const ps_sample *smp, unsigned max_stack,
+                            ps_frame *frames, size_t max, int *used)
+{
+    uint64_t nr = smp->nr_callchain < max_stack ? smp->nr_callchain : max_stack;
+    unsigned cpumode = PERF_RECORD_MISC_USER;
+    uint64_t i, end;
+    size_t n = 0;
+
+    for (end = 0; end < nr && smp->callchain[end] != PERF_CONTEXT_USER; end++)
+        ;
+    if (end == nr) {
+        *used = 0;
+        return 0;
+    }
+    *used = 1;
+    for (i = 0; i < end && n < max; i++) {
+        uint64_t ip = smp->callchain[i];
+
+        if (ip >= PERF_CONTEXT_MAX) {
+            int mode = context_mode(ip);
+
+            if (mode < 0)
+                return 0;
+            cpumode = (unsigned)mode;
+            continue;
+        }
+        ps_resolver__addr(r, smp->pid, smp->tid, smp->time, cpumode, ip, &frames[n++]);
+    }
+    if (smp->nr_branches == 0)
+        return n;
+    if (n < max)
+        ps_resolver__addr(r, smp->pid, smp->tid, smp->time, PERF_RECORD_MISC_USER,
+                          smp->branches[0].to, &frames[n++]);
+    for (i = 0; i < smp->nr_branches && n < max; i++)
+        ps_resolver__addr(r, smp->pid, smp->tid, smp->time, PERF_RECORD_MISC_USER,
+                          smp->branches[i].from, &frames[n++]);
+    return n;
+}
+
+size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp, uint64_t branch_sample_type,
+                              unsigned max_stack, ps_frame *frames, size_t max)
+{
+    unsigned cpumode = PERF_RECORD_MISC_USER;
+    size_t n = 0;
+    uint64_t i;
+
+    if ((branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+        (smp->sample_type & PERF_SAMPLE_BRANCH_STACK)) {
+        int used;
+
+        n = lbr_callchain(r, smp, max_stack, frames, max, &used);
+        if (used)
+            return n;
+    }
+    for (i = 0; i < smp->nr_callchain && n < max_stack && n < max; i++) {
+        uint64_t ip = smp->callchain[i];
+
+        if (ip >= PERF_CONTEXT_MAX) {
+            int mode = context_mode(ip);
+
+            if (mode < 0)
+                return 0;        /* corrupt chain: perf drops it all */
+            cpumode = (unsigned)mode;
+            continue;
+        }
+        ps_resolver__addr(r, smp->pid, smp->tid, smp->time, cpumode, ip, &frames[n++]);
+    }
+    return n;
+}

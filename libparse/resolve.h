@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * resolve.h - samples to meaning: the thread a sample belongs to, and each
+ * address (the sample ip, every callchain entry) to map, DSO and symbol, the
+ * way perf's machine__resolve() and thread__resolve_callchain() do. Every
+ * emitter (script, folded, sqlite, json, report) goes through here, so they
+ * agree with each other and with perf.
+ *
+ * Layer: owns one ps_machine and one ps_symbols; fed every record in
+ * delivery order (ps_resolver__event), asked about samples as they come.
+ *
+ * Ownership: frames, threads and strings returned are Borrowed until
+ * ps_resolver__free().
+ */
+#ifndef PS_RESOLVE_H
+#define PS_RESOLVE_H
+
+#include "machine.h"
+#include "symbols.h"
+
+typedef struct ps_resolver ps_resolver;
+
+/** One resolved address. */
+typedef struct ps_frame {
+    uint64_t      ip;           /* as recorded */
+    unsigned      cpumode;      /* PERF_RECORD_MISC_* it was looked up in */
+    const ps_map *map;          /* NULL: no map covers it */
+    ps_resolved   r;            /* dso, sym, rel, symoff */
+} ps_frame;
+
+/**
+ * @param feat  Borrowed for the resolver's life (pipe mode fills it later;
+ *              that is fine, symbols are loaded lazily)
+ * @return PS_OK or PS_ENOMEM. Owned: ps_resolver__free().
+ */
+int  ps_resolver__new(ps_resolver **out, const ps_symbols_opts *opts,
+                      const ps_features *feat, ps_error *err);
+void ps_resolver__free(ps_resolver *r);
+
+/** Feed a record (all of them, in delivery order). PS_OK or PS_ENOMEM. */
+int  ps_resolver__event(ps_resolver *r, const ps_event *ev, ps_error *err);
+
+const ps_machine *ps_resolver__machine(const ps_resolver *r);
+ps_symbols       *ps_resolver__symbols(ps_resolver *r);
+
+/**
+ * The thread perf attributes (pid, tid) to at time t (NULL when the tid was
+ * never seen: perf then makes one named ":tid"), and its comm then, written
+ * to buf as perf prints it.
+ */
+const char *ps_resolver__comm(const ps_resolver *r, uint32_t pid, uint32_t tid,
+                              uint64_t t, char *buf, size_t size);
+
+/** One address looked up in the given cpumode, as thread__find_symbol(). */
+void ps_resolver__addr(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
+                       unsigned cpumode, uint64_t addr, ps_frame *out);
+
+/**
+ * The callchain of a sample, leaf first, resolved as perf does (context
+ * markers switch the cpumode; at most max_stack entries; a chain with an
+ * invalid marker is discarded whole; with LBR call stacks, branch_sample_type
+ * having PERF_SAMPLE_BRANCH_CALL_STACK, the user part comes from the LBR).
+ * Writes at most max frames (nr_callchain + nr_branches + 1 always suffice).
+ * @return the number of frames written
+ */
+size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp,
+                              uint64_t branch_sample_type, unsigned max_stack,
+                              ps_frame *frames, size_t max);
+
+#endif /* PS_RESOLVE_H */

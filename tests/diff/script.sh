@@ -1,0 +1,94 @@
+#!/bin/bash
+# script.sh - `perfsift script` equals `perf script`, byte for byte, with
+# the same options, on every capture perf reads (testdata/, the corpus, the
+# external captures). Symbols: the corpus workload binaries and JIT maps
+# are installed from shared/corpus/symfs into / (never overwriting), as
+# oracle.sh does, so user-space symbols resolve the same for both tools.
+# Differences allowed only where testdata/PERF-DIFFERENCES.md lists them:
+# a line there "capture|option set|reason" skips nothing silently -- the
+# test still runs and reports "(known perf bug)".
+#
+# SCRIPT_SETS=quick runs only the default set (used by SANITIZE=1 runs).
+source "$(dirname "$0")/lib.sh"
+require_perf
+PERF_FAIL='incompatible|failed to process|decompress|unexpected end|bad event|non matching|broken or missing|cannot find event|data size field is 0|Segmentation|Bus error|problem processing|Invalid|unsupported|too large'
+
+# install the corpus binaries / JIT maps where the captures name them
+cp -rn "$SHARED/corpus/symfs/." / 2>/dev/null
+
+# Option sets (name|options). Every capture runs each set.
+SETS=(
+    "default|"
+    "nocg-ns|-G --ns"
+    "fields|-F comm,tid,pid,time,event,ip,sym,dso"
+    "fields-plus|-F +pid,-period --max-stack 3"
+    "sideband|--show-task-events --show-mmap-events --show-switch-events --show-namespace-events --show-lost-events --show-bpf-events --show-cgroup-events --show-text-poke-events -G"
+    "rounds|--show-round-events --show-task-events"
+    "misc-cpu|-F comm,tid,cpu,time,misc,event,ip --cpu 0"
+)
+[ "${SCRIPT_SETS:-}" = quick ] && SETS=("default|")
+
+known_bug() {   # capture set -> 0 if listed in PERF-DIFFERENCES.md
+    grep -qF "| $1 | $2 |" "$ROOT/testdata/PERF-DIFFERENCES.md" 2>/dev/null
+}
+
+# DWARF call chains are unwound from the copied user stack (issue 4): for
+# those captures every set also hides the call graph.
+dwarf_capture() {
+    perf_run evlist -v -i "$1" 2>/dev/null | grep -q 'REGS_USER.*STACK_USER\|STACK_USER.*REGS_USER'
+}
+
+# A known perf bug on an other-endian twin X_be.data: perfsift must print
+# for it what perf prints for X.data.
+twin_ok() {
+    local twin=${1%_be.data}.data
+    [ "$1" != "$twin" ] && [ -e "$twin" ] || return 1
+    # shellcheck disable=SC2086
+    perf_run script $2 -i "$twin" 2>/dev/null | cmp -s - "$TMPD/ours.txt"
+}
+
+while read -r f; do
+    n=$(basename "$f")
+    extra=""
+    dwarf_capture "$f" && extra="-G"
+    for set in "${SETS[@]}"; do
+        sname=${set%%|*}; opts="${set#*|} $extra"
+        # shellcheck disable=SC2086
+        perf_run script $opts -i "$f" > "$TMPD/perf.txt" 2> "$TMPD/perf.err"
+        prc=$?
+        # shellcheck disable=SC2086
+        env -i PATH="$PATH" HOME="$TMPD/home" LC_ALL=C \
+            "$PERFSIFT" script -q $opts "$f" > "$TMPD/ours.txt" 2> "$TMPD/ours.err"
+        orc=$?
+        if [ $prc -ne 0 ] || grep -qiE "$PERF_FAIL" "$TMPD/perf.err"; then
+            # perf refuses or misreads: perfsift must refuse the same
+            # options (exit 2/1) or read the capture cleanly
+            if [ $prc -ne 0 ] && [ $orc -ne 0 ]; then
+                pass "script $n [$sname] (both refuse)"
+            elif [ $orc -le 1 ] && [ -s "$TMPD/ours.err" -o $orc -eq 0 ]; then
+                pass "script $n [$sname] (perf: $(grep -m1 -iE "$PERF_FAIL" "$TMPD/perf.err" | cut -c1-50))"
+            else
+                fail "script $n [$sname]: perf rc $prc, perfsift rc $orc"
+                head -3 "$TMPD/ours.err"
+            fi
+            continue
+        fi
+        if cmp -s "$TMPD/perf.txt" "$TMPD/ours.txt"; then
+            pass "script $n [$sname]"
+        elif known_bug "$n" "$sname"; then
+            case $n in
+            *_be.data)
+                if twin_ok "$f" "$opts"; then
+                    pass "script $n [$sname] (perf bug on other-endian files; equals perf on the twin)"
+                else
+                    fail "script $n [$sname]: listed perf bug, but differs from perf on the twin"
+                fi ;;
+            *) pass "script $n [$sname] (differs: known perf bug, testdata/PERF-DIFFERENCES.md)" ;;
+            esac
+        else
+            fail "script $n [$sname] ($(wc -l < "$TMPD/perf.txt") lines, $(diff "$TMPD/perf.txt" "$TMPD/ours.txt" | grep -c '^>') differ; perfsift rc $orc)"
+            diff "$TMPD/perf.txt" "$TMPD/ours.txt" | head -6
+        fi
+    done
+done < <(all_captures)
+finish
