@@ -18,6 +18,7 @@ VERSION  := 0.1.0
 PKGS     := libtraceevent jansson sqlite3 libelf libdw libzstd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   += -liberty
 
 ifeq ($(SANITIZE),1)
 BUILD    := build-san
