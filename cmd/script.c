@@ -124,8 +124,8 @@ typedef struct script {
     size_t        read_slots;
     char         *trace;         /* tracepoint text buffer */
     size_t        trace_cap;
-    uint64_t      nr_skipped;    /* samples perf drops: no thread */
     script_stat  *stat;          /* perf stat record captures */
+    int           quiet, warned_aux;
 } script;
 
 static const char *script_cgroup_name(uint64_t id);
@@ -606,6 +606,8 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
         script_data_src_fprintf(sc->out, smp->data_src);
     if (o->fields & F_WEIGHT)
         fprintf(sc->out, "%16" PRIu64, script_weight(smp, smp->sample_type));
+    if (o->fields & F_INS_LAT)
+        fprintf(sc->out, "%16" PRIu16, script_ins_lat(smp, smp->sample_type));
     if ((o->fields & F_IP) && print_ip(sc, o, ev) < 0)
         return -1;
     if (o->fields & F_PHYS_ADDR)
@@ -733,10 +735,6 @@ static int on_sample(script *sc, const ps_event *ev)
 
     if (ev->evsel == NULL)
         return 0;
-    if (smp->pid == UINT32_MAX && smp->tid == UINT32_MAX) {
-        sc->nr_skipped++;        /* perf: "problem processing ... skipping it" */
-        return 0;
-    }
     if (sample_filtered(sc, smp))
         return 0;
     if (smp->sample_type & PERF_SAMPLE_READ)
@@ -842,6 +840,12 @@ static int on_event(script *sc, const ps_event *ev, ps_error *err)
 
         if (n > 0 && check_pipe_attr(sc, n - 1) < 0)
             return -2;
+    }
+    if (ev->type == PS_RECORD_AUXTRACE_INFO && !sc->warned_aux && !sc->quiet) {
+        sc->warned_aux = 1;
+        fprintf(stderr, "perfsift script: warning: AUX area trace data (Intel PT, CoreSight, "
+                "...) is not decoded; only recorded samples are printed, as with "
+                "perf script --itrace=\n");
     }
     if (ev->type == PERF_RECORD_SAMPLE) {
         if (on_sample(sc, ev) < 0)
@@ -984,6 +988,7 @@ int cmd_script(int argc, char **argv)
     }
     /* perf script orders by time, except with --show-round-events */
     in.ordered = !(sc.show & SCRIPT_SHOW_ROUND);
+    sc.quiet = in.quiet;
     if ((sc.s = cmd_open("script", &in)) == NULL) {
         script_free(&sc);
         return EXIT_BADINPUT;

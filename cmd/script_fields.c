@@ -28,7 +28,7 @@ static const field_name fields[] = {
     { "callindent", F_UNSUPPORTED }, { "insn", F_UNSUPPORTED }, { "insnlen", F_UNSUPPORTED },
     { "brstackinsn", F_UNSUPPORTED }, { "brstackoff", F_UNSUPPORTED },
     { "metric", F_UNSUPPORTED }, { "srccode", F_UNSUPPORTED }, { "ipc", F_UNSUPPORTED },
-    { "tod", F_UNSUPPORTED }, { "ins_lat", F_UNSUPPORTED }, { "brstackinsnlen", F_UNSUPPORTED },
+    { "tod", F_UNSUPPORTED }, { "ins_lat", F_INS_LAT }, { "brstackinsnlen", F_UNSUPPORTED },
     { "machine_pid", F_UNSUPPORTED }, { "vcpu", F_UNSUPPORTED }, { "dsoff", F_UNSUPPORTED },
 };
 
@@ -71,7 +71,7 @@ void script_config_init(script_config *c)
     c->out[OT_SW].invalid = F_TRACE;
     c->out[OT_TP].fields = F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_TRACE;
     c->out[OT_TP].invalid = 0;
-    c->out[OT_RAW].fields |= F_ADDR | F_DATA_SRC | F_WEIGHT;
+    c->out[OT_RAW].fields |= F_ADDR | F_DATA_SRC | F_WEIGHT | F_INS_LAT;
     c->out[OT_SYNTH].fields = F_COMM | F_TID | F_CPU | F_TIME | F_EVNAME | F_IP |
                               F_SYM | F_DSO | F_SYNTH;
 }
@@ -239,7 +239,10 @@ int script_check_attr(script_config *c, const ps_evsel *e, int has_stat_feature,
     script_output *o = &c->out[script_output_type(e->attr.type)];
     uint64_t st = e->attr.sample_type;
 
-    if (has_stat_feature)
+    /* perf 6.1 skips the dummy event (its sample_type says nothing about
+     * what the real events carry) -- and thereby its whole type */
+    if (has_stat_feature ||
+        (e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY))
         return 0;
     if ((o->fields & F_TRACE) && !has_traces) {
         fprintf(stderr, "No trace sample to read. Did you call 'perf record -R'?\n");
@@ -286,6 +289,9 @@ int script_check_attr(script_config *c, const ps_evsel *e, int has_stat_feature,
     if ((o->fields & F_CODE_PAGE_SIZE) &&
         check_stype(o, e, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE", F_CODE_PAGE_SIZE,
                     "code_page_size", 0))
+        return -1;
+    if ((o->fields & F_INS_LAT) &&
+        check_stype(o, e, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT", F_INS_LAT, "ins_lat", 0))
         return -1;
     if ((o->fields & F_CGROUP) &&
         check_stype(o, e, PERF_SAMPLE_CGROUP, "CGROUP", F_CGROUP, "cgroup", 0)) {

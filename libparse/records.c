@@ -352,6 +352,9 @@ static int sample_fixed(ps_sample *s, const ps_rec *r, ps_cursor *c, uint64_t st
     }
     if (st & PERF_SAMPLE_IDENTIFIER) s->identifier = get64(c);
     if (st & PERF_SAMPLE_IP) s->ip = get64(c);
+    /* absent pid/tid/cpu are -1, as perf has them (perf script prints an
+     * unknown thread ":-1" then) */
+    s->pid = s->tid = s->cpu = UINT32_MAX;
     if (st & PERF_SAMPLE_TID) { s->pid = get32(c); s->tid = get32(c); }
     if (st & PERF_SAMPLE_TIME) s->time = get64(c);
     if (st & PERF_SAMPLE_ADDR) s->addr = get64(c);

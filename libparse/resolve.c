@@ -22,7 +22,20 @@
 struct ps_resolver {
     ps_machine *machine;
     ps_symbols *symbols;
+    int         timed;          /* look up as of the given time, not "now" */
 };
+
+/* perf answers every lookup with the state after the records delivered so
+ * far ("now"); the machine can also answer as of an earlier time. */
+static uint64_t when(const ps_resolver *r, uint64_t t)
+{
+    return r->timed ? t : UINT64_MAX;
+}
+
+void ps_resolver__set_timed(ps_resolver *r, int timed)
+{
+    r->timed = timed;
+}
 
 /* perf registers the idle task before reading: tid 0 is "swapper". */
 static int idle_thread(ps_resolver *r, ps_error *err)
@@ -76,10 +89,10 @@ ps_symbols *ps_resolver__symbols(ps_resolver *r) { return r->symbols; }
 const char *ps_resolver__comm(const ps_resolver *r, uint32_t pid, uint32_t tid,
                               uint64_t t, char *buf, size_t size)
 {
-    const ps_thread *th = ps_machine__thread(r->machine, pid, tid, t);
+    const ps_thread *th = ps_machine__thread(r->machine, pid, tid, when(r, t));
 
     if (th != NULL)
-        return ps_thread__comm(th, t);
+        return ps_thread__comm(th, when(r, t));
     snprintf(buf, size, ":%d", (int)tid);
     return buf;
 }
@@ -92,11 +105,11 @@ void ps_resolver__addr(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
     switch (cpumode) {
     case PERF_RECORD_MISC_KERNEL:
     case PERF_RECORD_MISC_GUEST_KERNEL:
-        map = ps_machine__find_kernel_map(r->machine, t, addr);
+        map = ps_machine__find_kernel_map(r->machine, when(r, t), addr);
         break;
     case PERF_RECORD_MISC_USER:
     case PERF_RECORD_MISC_GUEST_USER:
-        map = ps_machine__find_user_map(r->machine, pid, tid, t, addr);
+        map = ps_machine__find_user_map(r->machine, pid, tid, when(r, t), addr);
         break;
     default:
         break;

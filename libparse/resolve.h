@@ -40,6 +40,13 @@ void ps_resolver__free(ps_resolver *r);
 /** Feed a record (all of them, in delivery order). PS_OK or PS_ENOMEM. */
 int  ps_resolver__event(ps_resolver *r, const ps_event *ev, ps_error *err);
 
+/**
+ * By default every lookup answers with the state after the records fed so
+ * far, as perf does (the `t` arguments below are then ignored). timed = 1
+ * answers as of the time given instead, from the machine's history.
+ */
+void ps_resolver__set_timed(ps_resolver *r, int timed);
+
 const ps_machine *ps_resolver__machine(const ps_resolver *r);
 ps_symbols       *ps_resolver__symbols(ps_resolver *r);
 

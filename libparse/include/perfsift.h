@@ -236,12 +236,12 @@ typedef struct ps_sample {
     uint64_t sample_type;
     uint64_t identifier;
     uint64_t ip;
-    uint32_t pid, tid;
+    uint32_t pid, tid;          /* (uint32_t)-1 without PERF_SAMPLE_TID, as perf */
     uint64_t time;
     uint64_t addr;
     uint64_t id;
     uint64_t stream_id;
-    uint32_t cpu, cpu_res;
+    uint32_t cpu, cpu_res;      /* cpu (uint32_t)-1 without PERF_SAMPLE_CPU */
     uint64_t period;            /* attr.sample_period when not sampled */
     ps_read_values read;
     uint64_t        nr_callchain;
