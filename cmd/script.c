@@ -252,6 +252,35 @@ static int time_range_parse(script *sc, const char *arg)
     return 0;
 }
 
+/* perf_session__cpu_bitmap's checks, file mode: every event type must
+ * sample the cpu, and no cpu asked for may be past the capture's. */
+static int check_cpu_list(script *sc)
+{
+    uint32_t nr = ps_session_features(sc->s)->nr_cpus_avail;
+    size_t i, n = ps_session_nr_evsels(sc->s);
+    unsigned t;
+
+    for (t = 0; t < PERF_TYPE_MAX; t++) {
+        for (i = 0; i < n; i++) {
+            const ps_evsel *e = ps_session_evsel(sc->s, i);
+
+            if (e->attr.type != t)
+                continue;
+            if (!(e->attr.sample_type & PERF_SAMPLE_CPU)) {
+                fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
+                return -1;
+            }
+            break;
+        }
+    }
+    for (i = nr < MAX_CPUS ? nr : MAX_CPUS; i < MAX_CPUS; i++)
+        if (sc->cpus[i]) {
+            fprintf(stderr, "Requested CPU %zu too large. Consider raising MAX_NR_CPUS\n", i);
+            return -1;
+        }
+    return 0;
+}
+
 /* --- per-evsel configuration ---------------------------------------------- */
 
 static script_output *output_of(script *sc, const ps_evsel *e)
@@ -809,6 +838,18 @@ static void print_sideband(script *sc, const ps_event *ev, const script_event_st
     }
     print_start_rest(sc, o, (uint32_t)st->pid, (uint32_t)st->tid, (uint32_t)st->cpu,
                      st->time, ev->misc, ev->type);
+    if (ev->type == PERF_RECORD_TEXT_POKE) {
+        /* perf names the poked kernel address when it has a symbol for it */
+        char sym[512];
+        ps_frame f;
+
+        ps_resolver__addr(sc->res, UINT32_MAX, UINT32_MAX, st->time, PERF_RECORD_MISC_KERNEL,
+                          ev->u.text_poke.addr, &f);
+        if (f.r.sym != NULL)
+            snprintf(sym, sizeof(sym), "%s+0x%" PRIx64, f.r.sym->name, f.r.symoff);
+        script_event__fprintf_sym(sc->out, ev, f.r.sym != NULL ? sym : NULL);
+        return;
+    }
     script_event__fprintf(sc->out, ev);
 }
 
@@ -1014,7 +1055,7 @@ int cmd_script(int argc, char **argv)
         script_free(&sc);
         return EXIT_BADINPUT;
     }
-    if (!sc.pipe && check_file_mode(&sc) < 0) {
+    if (!sc.pipe && (check_file_mode(&sc) < 0 || (sc.cpus && check_cpu_list(&sc) < 0))) {
         script_free(&sc);
         return EXIT_BADINPUT;
     }

@@ -25,6 +25,8 @@ SETS=(
     "sideband|--show-task-events --show-mmap-events --show-switch-events --show-namespace-events --show-lost-events --show-bpf-events --show-cgroup-events --show-text-poke-events -G"
     "rounds|--show-round-events --show-task-events"
     "misc-cpu|-F comm,tid,cpu,time,misc,event,ip --cpu 0"
+    "filters|--comms cpuhog,mt-main,sysio,sh,swapper,perf-exec,memtouch,mthread --cpu 0 -G"
+    "pid-time|--pid 22850,23099,23186,28100 --tid 23131,23188 --time 1559.4,2541.56 --ns"
 )
 [ "${SCRIPT_SETS:-}" = quick ] && SETS=("default|")
 
