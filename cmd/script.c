@@ -22,6 +22,7 @@
 #include "script_mem.h"
 #include "script_stat.h"
 #include "../libparse/resolve.h"
+#include "../libparse/tracepoint.h"
 
 static const char usage_text[] =
 "usage: perfsift script [options] [FILE]\n"
@@ -254,6 +255,20 @@ static int time_range_parse(script *sc, const char *arg)
 
 /* perf_session__cpu_bitmap's checks, file mode: every event type must
  * sample the cpu, and no cpu asked for may be past the capture's. */
+/* %ps/%pS in trace text: the kernel symbol at addr, as perf resolves it */
+static const char *kernel_func(void *ctx, uint64_t *addr, const char **mod)
+{
+    script *sc = ctx;
+    ps_frame f;
+
+    ps_resolver__addr(sc->res, UINT32_MAX, UINT32_MAX, 0, PERF_RECORD_MISC_KERNEL, *addr, &f);
+    if (f.r.sym == NULL)
+        return NULL;
+    *addr -= f.r.symoff;
+    *mod = f.map != NULL && f.map->kind == PS_MAP_MODULE ? f.r.dso : NULL;
+    return f.r.sym->name;
+}
+
 static int check_cpu_list(script *sc)
 {
     uint32_t nr = ps_session_features(sc->s)->nr_cpus_avail;
@@ -1050,6 +1065,7 @@ int cmd_script(int argc, char **argv)
         script_free(&sc);
         return EXIT_BADINPUT;
     }
+    ps_session__set_tp_resolver(sc.s, kernel_func, &sc);
     if ((sc.has_stat || sc.pipe) && (sc.stat = script_stat_new(sc.s)) == NULL) {
         fprintf(stderr, "perfsift script: out of memory\n");
         script_free(&sc);

@@ -12,6 +12,7 @@
 #include "order.h"
 #include "records.h"
 #include "source.h"
+#include "tracepoint.h"
 
 struct ps_session {
     char          *path;        /* owned */
@@ -38,6 +39,8 @@ struct ps_session {
     int            order_off;
     const uint8_t *last_orig;   /* input bytes of the record just decoded */   /* no sample_id_all: perf falls back to file order */
     struct ps_tp  *tp;          /* owned: tracepoint.c's libtraceevent state, made on first use */
+    ps_tp_func_fn  tp_func;     /* kernel function names for %ps, or NULL */
+    void          *tp_func_ctx;
 };
 
 /** Report a warning through opts.warn and count it. */

@@ -899,6 +899,35 @@ static void warn_missing(ps_session *s, ps_tp *tp, const ps_evsel *e)
                      e->name ? e->name : "?", (unsigned long long)e->attr.config);
 }
 
+/* libtraceevent's resolver signature, forwarding to the session's. */
+static char *tep_func(void *priv, unsigned long long *addrp, char **modp)
+{
+    ps_session *s = priv;
+    uint64_t addr = *addrp;
+    const char *mod = NULL, *name;
+
+    *modp = NULL;
+    if (s->tp_func == NULL || (name = s->tp_func(s->tp_func_ctx, &addr, &mod)) == NULL)
+        return NULL;
+    *addrp = addr;
+    *modp = (char *)mod;
+    return (char *)name;
+}
+
+static void apply_resolver(ps_session *s, ps_tp *tp)
+{
+    for (; tp != NULL; tp = tp->older)
+        if (tp->tep != NULL)
+            tep_set_function_resolver(tp->tep, tep_func, s);
+}
+
+void ps_session__set_tp_resolver(ps_session *s, ps_tp_func_fn fn, void *ctx)
+{
+    s->tp_func = fn;
+    s->tp_func_ctx = ctx;
+    apply_resolver(s, s->tp);
+}
+
 /* The handle for the session's current blob (pipe mode: the latest). */
 static ps_tp *session_tp(ps_session *s)
 {
@@ -912,6 +941,8 @@ static ps_tp *session_tp(ps_session *s)
         return NULL;
     tp->older = s->tp;
     s->tp = tp;
+    if (s->tp_func != NULL && tp->tep != NULL)
+        tep_set_function_resolver(tp->tep, tep_func, s);
     return tp;
 }
 

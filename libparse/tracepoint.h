@@ -45,4 +45,16 @@ int ps_tp__value(ps_tp_value *out, const ps_tp_format *fmt, size_t idx,
 int ps_tp__print(char *buf, size_t size, ps_tp *tp, const uint8_t *raw,
                  size_t raw_size, int cpu, ps_error *err);
 
+/**
+ * Kernel function names for %ps/%pS in trace text (perf script registers
+ * machine__resolve_kernel_addr the same way). Given an address, return the
+ * name of the function containing it and set *addr to that function's
+ * start, *mod to its module name or NULL; NULL when unknown (the address
+ * then stays hex). The name must live as long as the session.
+ */
+typedef const char *(*ps_tp_func_fn)(void *ctx, uint64_t *addr, const char **mod);
+
+/** Set (or with fn NULL clear) the resolver for the session's trace text. */
+void ps_session__set_tp_resolver(struct ps_session *s, ps_tp_func_fn fn, void *ctx);
+
 #endif /* PS_TRACEPOINT_H */
