@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "read_split.h"
 #include "header_print.h"
 #include "info_json.h"
 
@@ -53,9 +54,7 @@ typedef struct stats {
     uint64_t *samples;          /* per evsel */
     uint64_t *lost_samples;     /* per evsel */
     size_t    nr_evsels;
-    /* last READ value per event id, for the period deltas perf uses */
-    uint64_t *ids, *vals;       /* ids stored +1 so 0 marks a free slot */
-    size_t    slots, used;
+    read_split reads;           /* last READ value per event id */
 } stats;
 
 static int stats_grow(stats *st, size_t nr_evsels)
@@ -73,47 +72,6 @@ static int stats_grow(stats *st, size_t nr_evsels)
     return 0;
 }
 
-/* Open-addressing map id -> last value; a new slot starts at 0. */
-static uint64_t *last_value(stats *st, uint64_t id)
-{
-    size_t i, mask;
-
-    if ((st->used + 1) * 2 > st->slots) {
-        size_t n = st->slots ? st->slots * 2 : 1024, j;
-        uint64_t *ids = calloc(n, 8), *vals = calloc(n, 8);
-
-        if (ids == NULL || vals == NULL) {
-            free(ids);
-            free(vals);
-            return NULL;
-        }
-        for (j = 0; j < st->slots; j++) {
-            if (st->ids[j] == 0)
-                continue;
-            for (i = (size_t)(st->ids[j] * 0x9E3779B97F4A7C15ull) & (n - 1); ids[i];
-                 i = (i + 1) & (n - 1))
-                ;
-            ids[i] = st->ids[j];
-            vals[i] = st->vals[j];
-        }
-        free(st->ids);
-        free(st->vals);
-        st->ids = ids;
-        st->vals = vals;
-        st->slots = n;
-    }
-    mask = st->slots - 1;
-    for (i = (size_t)((id + 1) * 0x9E3779B97F4A7C15ull) & mask;; i = (i + 1) & mask) {
-        if (st->ids[i] == id + 1)
-            return &st->vals[i];
-        if (st->ids[i] == 0) {
-            st->ids[i] = id + 1;
-            st->used++;
-            return &st->vals[i];
-        }
-    }
-}
-
 /* perf splits a PERF_SAMPLE_READ sample into one sample per read value,
  * whose period is the value's increase since the same id's last sample;
  * zero increases deliver nothing. */
@@ -124,13 +82,10 @@ static void count_read_sample(stats *st, ps_session *s, const ps_sample *smp)
     for (i = 0; i < smp->read.nr; i++) {
         const ps_read_value *v = &smp->read.values[i];
         const ps_evsel *e = ps_session_evsel_by_id(s, v->id);
-        uint64_t *last = last_value(st, v->id);
         uint64_t period;
 
-        if (e == NULL || last == NULL)
+        if (e == NULL || read_split_period(&st->reads, v->id, v->value, &period) < 0)
             continue;
-        period = v->value - *last;
-        *last = v->value;
         if (period)
             st->samples[e->idx]++;
     }
@@ -159,8 +114,7 @@ static void stats_free(stats *st)
 {
     free(st->samples);
     free(st->lost_samples);
-    free(st->ids);
-    free(st->vals);
+    read_split_free(&st->reads);
 }
 
 static void print_stats(FILE *out, const stats *st, ps_session *s)

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "linebuf.h"
+#include "read_split.h"
 #include "script.h"
 #include "script_events.h"
 #include "script_mem.h"
@@ -120,9 +122,9 @@ typedef struct script {
     int           has_stat;
     ps_frame     *frames;
     size_t        cap_frames;
-    uint64_t     *read_last;     /* last READ value per id slot (open addressing) */
-    uint64_t     *read_ids;
-    size_t        read_slots;
+    read_split    reads;         /* PERF_SAMPLE_READ: last value per id */
+    linebuf       lb;            /* the line being built */
+    char          tbuf[32];      /* scratch for the time column */
     char         *trace;         /* tracepoint text buffer */
     size_t        trace_cap;
     script_stat  *stat;          /* perf stat record captures */
@@ -402,14 +404,22 @@ static void print_time(script *sc, uint64_t t)
 {
     uint64_t secs = t / 1000000000ull, ns = t % 1000000000ull;
 
-    if (sc->nanosecs) {
-        fprintf(sc->out, "%5" PRIu64 ".%09" PRIu64 ": ", secs, ns);
-    } else {
-        char buf[32];
+    if (sc->nanosecs) {             /* "%5lu.%09llu: " */
+        lb_u64(&sc->lb, secs, 5);
+        lb_putc(&sc->lb, '.');
+        lb_u64_zero(&sc->lb, ns, 9);
+    } else {                        /* "%12s: " of "%lu.%06lu" */
+        /* at most 20 + 1 + 6 characters: never grows past tbuf */
+        linebuf t = { sc->tbuf, 0, sizeof(sc->tbuf), 0 };
 
-        snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, secs, ns / 1000);
-        fprintf(sc->out, "%12s: ", buf);
+        lb_u64(&t, secs, 0);
+        lb_putc(&t, '.');
+        lb_u64_zero(&t, ns / 1000, 6);
+        if (t.len < 12)
+            lb_str(&sc->lb, "", (int)(12 - t.len));
+        lb_mem(&sc->lb, t.p, t.len);
     }
+    lb_mem(&sc->lb, ": ", 2);
 }
 
 /* perf's misc column: cpumode letters (tested as masks, as perf does),
@@ -445,8 +455,8 @@ static void print_misc(script *sc, uint16_t misc, uint32_t type)
         break;
     }
 #undef HAS
-    buf[n] = '\0';
-    fprintf(sc->out, "%s%*s", buf, 6 - n, " ");
+    lb_mem(&sc->lb, buf, (size_t)n);
+    lb_str(&sc->lb, " ", 6 - n);
 }
 
 static void print_start_rest(script *sc, const script_output *o, uint32_t pid, uint32_t tid,
@@ -463,9 +473,10 @@ static void script_print_start(script *sc, const ps_evsel *e, uint32_t pid, uint
         const char *comm = ps_resolver__comm(sc->res, pid, tid, time, buf, sizeof(buf));
 
         if ((o->fields & F_IP) && evsel_has_callchain(e) && sc->cfg.use_callchain)
-            fprintf(sc->out, "%s ", comm);
+            lb_puts(&sc->lb, comm);
         else
-            fprintf(sc->out, "%16s ", comm);
+            lb_str(&sc->lb, comm, 16);
+        lb_putc(&sc->lb, ' ');
     }
     print_start_rest(sc, o, pid, tid, cpu, time, misc, type);
 }
@@ -474,30 +485,46 @@ static void script_print_start(script *sc, const ps_evsel *e, uint32_t pid, uint
 static void print_start_rest(script *sc, const script_output *o, uint32_t pid, uint32_t tid,
                              uint32_t cpu, uint64_t time, uint16_t misc, uint32_t type)
 {
-    if ((o->fields & F_PID) && (o->fields & F_TID))
-        fprintf(sc->out, "%5d/%-5d ", (int)pid, (int)tid);
-    else if (o->fields & F_PID)
-        fprintf(sc->out, "%5d ", (int)pid);
-    else if (o->fields & F_TID)
-        fprintf(sc->out, "%5d ", (int)tid);
-    if (o->fields & F_CPU)
-        fprintf(sc->out, "[%03d] ", (int)cpu);
+    if ((o->fields & F_PID) && (o->fields & F_TID)) {       /* "%5d/%-5d " */
+        lb_int(&sc->lb, (int)pid, 5);
+        lb_putc(&sc->lb, '/');
+        lb_int(&sc->lb, (int)tid, -5);
+        lb_putc(&sc->lb, ' ');
+    } else if (o->fields & (F_PID | F_TID)) {               /* "%5d " */
+        lb_int(&sc->lb, (int)((o->fields & F_PID) ? pid : tid), 5);
+        lb_putc(&sc->lb, ' ');
+    }
+    if (o->fields & F_CPU) {                                /* "[%03d] " */
+        lb_putc(&sc->lb, '[');
+        lb_int_zero(&sc->lb, (int)cpu, 3);
+        lb_mem(&sc->lb, "] ", 2);
+    }
     if (o->fields & F_MISC)
         print_misc(sc, misc, type);
     if (o->fields & F_TIME)
         print_time(sc, time);
 }
 
+/* " (dso)" */
+static void print_dso(script *sc, const char *dso)
+{
+    lb_mem(&sc->lb, " (", 2);
+    lb_puts(&sc->lb, dso);
+    lb_putc(&sc->lb, ')');
+}
+
 /* "sym+0xoff" or "[unknown]" */
 static void print_sym(script *sc, const ps_frame *f, int with_off)
 {
     if (f->r.sym == NULL) {
-        fputs("[unknown]", sc->out);
+        lb_mem(&sc->lb, "[unknown]", 9);
         return;
     }
-    fputs(f->r.sym->name, sc->out);
-    if (with_off)
-        fprintf(sc->out, "+0x%" PRIx64, f->r.symoff);
+    lb_puts(&sc->lb, f->r.sym->name);
+    if (with_off) {
+        lb_mem(&sc->lb, "+0x", 3);
+        lb_hex(&sc->lb, f->r.symoff, 0);
+    }
 }
 
 static void print_frame(script *sc, const script_output *o, const ps_frame *f)
@@ -506,15 +533,17 @@ static void print_frame(script *sc, const script_output *o, const ps_frame *f)
     int user = f->map != NULL && f->map->kind != PS_MAP_KERNEL &&
                f->map->kind != PS_MAP_MODULE && f->map->kind != PS_MAP_KSYMBOL;
 
-    if (o->fields & F_IP)
-        fprintf(sc->out, "\t%16" PRIx64, user ? f->r.rel : f->ip);
+    if (o->fields & F_IP) {
+        lb_putc(&sc->lb, '\t');
+        lb_hex(&sc->lb, user ? f->r.rel : f->ip, 16);
+    }
     if (o->fields & F_SYM) {
-        fputc(' ', sc->out);
+        lb_putc(&sc->lb, ' ');
         print_sym(sc, f, (o->fields & F_SYMOFF) != 0);
     }
     if (o->fields & F_DSO)
-        fprintf(sc->out, " (%s)", f->r.dso);
-    fputc('\n', sc->out);
+        print_dso(sc, f->r.dso);
+    lb_putc(&sc->lb, '\n');
 }
 
 static int frames_reserve(script *sc, size_t n)
@@ -543,22 +572,22 @@ static int print_ip(script *sc, const script_output *o, const ps_event *ev)
             return -1;
         n = ps_resolver__callchain(sc->res, smp, ev->evsel->attr.branch_sample_type,
                                    sc->max_stack, sc->frames, sc->cap_frames);
-        fputc('\n', sc->out);
+        lb_putc(&sc->lb, '\n');
         for (i = 0; i < n; i++)
             print_frame(sc, o, &sc->frames[i]);
         return 0;
     }
     ps_resolver__addr(sc->res, smp->pid, smp->tid, smp->time,
                       ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &one);
-    fputc(' ', sc->out);
+    lb_putc(&sc->lb, ' ');
     if (o->fields & F_IP)
-        fprintf(sc->out, "%16" PRIx64, smp->ip);
+        lb_hex(&sc->lb, smp->ip, 16);
     if (o->fields & F_SYM) {
-        fputc(' ', sc->out);
+        lb_putc(&sc->lb, ' ');
         print_sym(sc, &one, (o->fields & F_SYMOFF) != 0);
     }
     if (o->fields & F_DSO)
-        fprintf(sc->out, " (%s)", one.r.dso);
+        print_dso(sc, one.r.dso);
     return 0;
 }
 
@@ -571,7 +600,7 @@ static void print_addr(script *sc, const script_output *o, const ps_event *ev)
     unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
     ps_frame f;
 
-    fprintf(sc->out, "%16" PRIx64, smp->addr);
+    lb_hex(&sc->lb, smp->addr, 16);
     if (!(a->type == PERF_TYPE_SOFTWARE &&
           (a->config == PERF_COUNT_SW_PAGE_FAULTS || a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
            a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ)))
@@ -585,11 +614,11 @@ static void print_addr(script *sc, const script_output *o, const ps_event *ev)
             ps_resolver__addr(sc->res, smp->pid, smp->tid, smp->time, other, smp->addr, &f);
     }
     if (o->fields & F_SYM) {
-        fputc(' ', sc->out);
+        lb_putc(&sc->lb, ' ');
         print_sym(sc, &f, (o->fields & F_SYMOFF) != 0);
     }
     if (o->fields & F_DSO)
-        fprintf(sc->out, " (%s)", f.r.dso);
+        print_dso(sc, f.r.dso);
 }
 
 static const char *page_size_name(uint64_t size, char *buf, size_t len)
@@ -622,7 +651,7 @@ static int print_trace(script *sc, const ps_event *ev)
         n = ps_tracepoint_print(sc->trace, sc->trace_cap, sc->s, ev, &err);
     }
     if (n >= 0)
-        fputs(sc->trace, sc->out);
+        lb_mem(&sc->lb, sc->trace, (size_t)n);
     return 0;
 }
 
@@ -638,31 +667,46 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
         return 0;
     script_print_start(sc, e, smp->pid, smp->tid, smp->cpu, smp->time, ev->misc,
                        PERF_RECORD_SAMPLE);
-    if (o->fields & F_PERIOD)
-        fprintf(sc->out, "%10" PRIu64 " ", period);
-    if (o->fields & F_EVNAME)
-        fprintf(sc->out, "%*s: ", name_width(sc), e->name ? e->name : "[unknown]");
+    if (o->fields & F_PERIOD) {
+        lb_u64(&sc->lb, period, 10);
+        lb_putc(&sc->lb, ' ');
+    }
+    if (o->fields & F_EVNAME) {
+        lb_str(&sc->lb, e->name ? e->name : "[unknown]", name_width(sc));
+        lb_mem(&sc->lb, ": ", 2);
+    }
     if ((o->fields & F_TRACE) && smp->raw_data != NULL && print_trace(sc, ev) < 0)
         return -1;
     if (o->fields & F_ADDR)
         print_addr(sc, o, ev);
-    if (o->fields & F_DATA_SRC)
+    if (o->fields & F_DATA_SRC) {
+        lb_flush(&sc->lb, sc->out);
         script_data_src_fprintf(sc->out, smp->data_src);
+    }
     if (o->fields & F_WEIGHT)
-        fprintf(sc->out, "%16" PRIu64, script_weight(smp, smp->sample_type));
+        lb_u64(&sc->lb, script_weight(smp, smp->sample_type), 16);
     if (o->fields & F_INS_LAT)
-        fprintf(sc->out, "%16" PRIu16, script_ins_lat(smp, smp->sample_type));
+        lb_u64(&sc->lb, script_ins_lat(smp, smp->sample_type), 16);
     if ((o->fields & F_IP) && print_ip(sc, o, ev) < 0)
         return -1;
     if (o->fields & F_PHYS_ADDR)
-        fprintf(sc->out, "%16" PRIx64, smp->phys_addr);
-    if (o->fields & F_DATA_PAGE_SIZE)
-        fprintf(sc->out, " %s", page_size_name(smp->data_page_size, buf, sizeof(buf)));
-    if (o->fields & F_CODE_PAGE_SIZE)
-        fprintf(sc->out, " %s", page_size_name(smp->code_page_size, buf, sizeof(buf)));
-    if (o->fields & F_CGROUP)
-        fprintf(sc->out, " %s", script_cgroup_name(smp->cgroup));
-    fputc('\n', sc->out);
+        lb_hex(&sc->lb, smp->phys_addr, 16);
+    if (o->fields & F_DATA_PAGE_SIZE) {
+        lb_putc(&sc->lb, ' ');
+        lb_puts(&sc->lb, page_size_name(smp->data_page_size, buf, sizeof(buf)));
+    }
+    if (o->fields & F_CODE_PAGE_SIZE) {
+        lb_putc(&sc->lb, ' ');
+        lb_puts(&sc->lb, page_size_name(smp->code_page_size, buf, sizeof(buf)));
+    }
+    if (o->fields & F_CGROUP) {
+        lb_putc(&sc->lb, ' ');
+        lb_puts(&sc->lb, script_cgroup_name(smp->cgroup));
+    }
+    lb_putc(&sc->lb, '\n');
+    if (sc->lb.len >= (64u << 10))   /* write in large blocks */
+        lb_flush(&sc->lb, sc->out);
+    return sc->lb.oom ? -1 : 0;
     return 0;
 }
 
@@ -689,66 +733,6 @@ static int sample_filtered(script *sc, const ps_sample *smp)
 
 /* --- PERF_SAMPLE_READ splitting ------------------------------------------- */
 
-static uint64_t *read_last(script *sc, uint64_t id)
-{
-    size_t i, mask;
-
-    if (sc->read_slots == 0) {
-        sc->read_slots = 64;
-        sc->read_ids = calloc(sc->read_slots, sizeof(uint64_t));
-        sc->read_last = calloc(sc->read_slots, sizeof(uint64_t));
-        if (sc->read_ids == NULL || sc->read_last == NULL)
-            return NULL;
-    }
-    mask = sc->read_slots - 1;
-    for (i = (size_t)((id + 1) * 0x9E3779B97F4A7C15ull) & mask;; i = (i + 1) & mask) {
-        if (sc->read_ids[i] == id + 1)
-            return &sc->read_last[i];
-        if (sc->read_ids[i] == 0)
-            break;
-    }
-    /* not found: grow at half load, then insert */
-    {
-        size_t used = 0, j;
-
-        for (j = 0; j < sc->read_slots; j++)
-            used += sc->read_ids[j] != 0;
-        if (2 * (used + 1) > sc->read_slots) {
-            uint64_t *oi = sc->read_ids, *ol = sc->read_last;
-            size_t on = sc->read_slots;
-
-            sc->read_slots *= 2;
-            sc->read_ids = calloc(sc->read_slots, sizeof(uint64_t));
-            sc->read_last = calloc(sc->read_slots, sizeof(uint64_t));
-            if (sc->read_ids == NULL || sc->read_last == NULL) {
-                free(oi);
-                free(ol);
-                return NULL;
-            }
-            mask = sc->read_slots - 1;
-            for (j = 0; j < on; j++) {
-                size_t k;
-
-                if (oi[j] == 0)
-                    continue;
-                for (k = (size_t)(oi[j] * 0x9E3779B97F4A7C15ull) & mask; sc->read_ids[k];
-                     k = (k + 1) & mask)
-                    ;
-                sc->read_ids[k] = oi[j];
-                sc->read_last[k] = ol[j];
-            }
-            free(oi);
-            free(ol);
-        }
-        for (i = (size_t)((id + 1) * 0x9E3779B97F4A7C15ull) & mask; sc->read_ids[i];
-             i = (i + 1) & mask)
-            ;
-        sc->read_ids[i] = id + 1;
-        sc->read_last[i] = 0;
-        return &sc->read_last[i];
-    }
-}
-
 /* perf delivers a READ sample once per value, as the value's event, with
  * the increase since that id's previous sample as period; zero increases
  * are not delivered. */
@@ -759,13 +743,13 @@ static int print_read_sample(script *sc, const ps_event *ev)
 
     for (i = 0; i < rv->nr; i++) {
         const ps_evsel *e = ps_session_evsel_by_id(sc->s, rv->values[i].id);
-        uint64_t *last = read_last(sc, rv->values[i].id), period;
+        uint64_t period;
 
-        if (last == NULL)
+        if (e == NULL)
+            continue;
+        if (read_split_period(&sc->reads, rv->values[i].id, rv->values[i].value, &period) < 0)
             return -1;
-        period = rv->values[i].value - *last;
-        *last = rv->values[i].value;
-        if (e == NULL || period == 0)
+        if (period == 0)
             continue;
         if (print_sample(sc, ev, e, period) < 0)
             return -1;
@@ -834,6 +818,7 @@ static void print_sideband(script *sc, const ps_event *ev, const script_event_st
     const script_output *o;
     char buf[32];
 
+    lb_flush(&sc->lb, sc->out);     /* keep the order of what is printed */
     if (ev->type == PS_RECORD_FINISHED_ROUND || e == NULL) {
         script_event__fprintf(sc->out, ev);
         return;
@@ -847,12 +832,14 @@ static void print_sideband(script *sc, const ps_event *ev, const script_event_st
                               st->time, buf, sizeof(buf));
 
         if ((o->fields & F_IP) && evsel_has_callchain(e) && sc->cfg.use_callchain)
-            fprintf(sc->out, "%s ", comm);
+            lb_puts(&sc->lb, comm);
         else
-            fprintf(sc->out, "%16s ", comm);
+            lb_str(&sc->lb, comm, 16);
+        lb_putc(&sc->lb, ' ');
     }
     print_start_rest(sc, o, (uint32_t)st->pid, (uint32_t)st->tid, (uint32_t)st->cpu,
                      st->time, ev->misc, ev->type);
+    lb_flush(&sc->lb, sc->out);
     if (ev->type == PERF_RECORD_TEXT_POKE) {
         /* perf names the poked kernel address when it has a symbol for it */
         char sym[512];
@@ -909,7 +896,10 @@ static int on_event(script *sc, const ps_event *ev, ps_error *err)
         return 0;
     }
     if (sc->stat != NULL) {
-        int rc = script_stat_event(sc->stat, sc->out, ev, err);
+        int rc;
+
+        lb_flush(&sc->lb, sc->out);
+        rc = script_stat_event(sc->stat, sc->out, ev, err);
 
         if (rc < 0)
             return -1;
@@ -933,6 +923,7 @@ static int run(script *sc, const input_opts *in)
             cmd_progress(sc->s, ++n);
     }
     cmd_progress_done();
+    lb_flush(&sc->lb, sc->out);
     if (rc == -2)
         return EXIT_BADINPUT;
     if (rc != PS_DONE)
@@ -1015,8 +1006,8 @@ static void script_free(script *sc)
     list_free(&sc->tids);
     free(sc->cpus);
     free(sc->frames);
-    free(sc->read_ids);
-    free(sc->read_last);
+    read_split_free(&sc->reads);
+    lb_free(&sc->lb);
     free(sc->trace);
     script_stat_free(sc->stat);
     cgroups_free();
