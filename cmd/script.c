@@ -257,6 +257,12 @@ static int time_range_parse(script *sc, const char *arg)
 
 /* perf_session__cpu_bitmap's checks, file mode: every event type must
  * sample the cpu, and no cpu asked for may be past the capture's. */
+static void symbols_warning(void *ctx, const ps_error *w)
+{
+    (void)ctx;
+    fprintf(stderr, "perfsift script: warning: %s\n", w->msg);
+}
+
 /* %ps/%pS in trace text: the kernel symbol at addr, as perf resolves it */
 static const char *kernel_func(void *ctx, uint64_t *addr, const char **mod)
 {
@@ -1036,6 +1042,8 @@ int cmd_script(int argc, char **argv)
     /* perf script orders by time, except with --show-round-events */
     in.ordered = !(sc.show & SCRIPT_SHOW_ROUND);
     sc.quiet = in.quiet;
+    if (!in.quiet)
+        so.warn = symbols_warning;
     if ((sc.s = cmd_open("script", &in)) == NULL) {
         script_free(&sc);
         return EXIT_BADINPUT;
