@@ -127,7 +127,12 @@ static int apply_token(script_config *c, int type, const field_name *fn, int rem
             fprintf(stderr, "'%s' not valid for %s events.\n", fn->name, script_type_name(type));
             return -1;
         }
-        set_field(&c->out[type], fn->field, remove);
+        /* perf 6.1 does not mark typed fields as asked for: ones the
+         * samples lack are dropped silently, as defaults are */
+        if (remove)
+            c->out[type].fields &= ~fn->field;
+        else
+            c->out[type].fields |= fn->field;
         c->out[type].user_set = 1;
         c->out[type].wildcard_set = 0;
         return 0;

@@ -97,6 +97,19 @@ const char *ps_resolver__comm(const ps_resolver *r, uint32_t pid, uint32_t tid,
     return buf;
 }
 
+/* Once perf has loaded kernel symbols, its kernel map spans them all, even
+ * past the end the MMAP record gave: an address there is the kernel's. */
+static const ps_map *kernel_beyond_mmap(ps_resolver *r, uint64_t t, uint64_t addr)
+{
+    uint64_t start, end;
+    const ps_map *k;
+
+    if (!ps_symbols__kernel_extent(r->symbols, &start, &end) || addr < start || addr >= end)
+        return NULL;
+    k = ps_machine__find_kernel_map(r->machine, when(r, t), ps_machine__kernel_start(r->machine));
+    return k != NULL && k->kind == PS_MAP_KERNEL ? k : NULL;
+}
+
 void ps_resolver__addr(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
                        unsigned cpumode, uint64_t addr, ps_frame *out)
 {
@@ -106,6 +119,8 @@ void ps_resolver__addr(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
     case PERF_RECORD_MISC_KERNEL:
     case PERF_RECORD_MISC_GUEST_KERNEL:
         map = ps_machine__find_kernel_map(r->machine, when(r, t), addr);
+        if (map == NULL)
+            map = kernel_beyond_mmap(r, t, addr);
         break;
     case PERF_RECORD_MISC_USER:
     case PERF_RECORD_MISC_GUEST_USER:

@@ -23,16 +23,20 @@
  *    expected one is skipped. The first with .symtab gives the symbols, the
  *    first with .dynsym the PLT; .dynsym alone when no .symtab is found.
  *    Functions, ifuncs, objects and text/data labels of allocated sections
- *    are kept, their value turned into a file offset by their section
- *    (st_value - (sh_addr - sh_offset)); then fixup_end (a zero-size
- *    symbol ends where the next starts), fixup_duplicate (one symbol per
- *    start, choose_best_symbol's order), then "name@plt" entries, one per
- *    .rela.plt/.rel.plt slot, after the PLT header.
+ *    are kept (not SHN_ABS ones), their value turned into a file offset by
+ *    the runtime file's PT_LOAD holding it (by their section when none
+ *    does: .bss objects keep their segment's delta); then fixup_end (a
+ *    zero-size symbol ends where the next starts), fixup_duplicate (one
+ *    symbol per start, choose_best_symbol's order), then "name@plt"
+ *    entries, one per .rela.plt/.rel.plt slot after the PLT header (no
+ *    fixups for them: a zero-size _init stretched over .plt still wins).
  *  - Expected build-id: the MMAP2 record's, else the BUILD_ID feature entry
  *    with the same file name, else the file's own.
  *  - [vdso]: when the capture's BUILD_ID feature names it, only the build-id
  *    cache can give symbols; otherwise this process's own vdso image is the
  *    file (checked against an MMAP2 build-id when there is one).
+ *  - Module DSOs print as "[name]" (from a .ko path, '-' made '_'), or as
+ *    the path of a kernel BUILD_ID entry for the same module.
  *  - Anonymous executable maps are "/tmp/perf-PID.map" (PID of the process
  *    that mapped them), read from /tmp itself (never under --symfs):
  *    "START SIZE name" lines parsed with strtoull, as perf does (a line's
@@ -46,7 +50,10 @@
  *    ref-reloc symbol (the "_text" of "[kernel.kallsyms]_text") and the
  *    map's pgoff; "[mod]" symbols go to their module's DSO (relative to the
  *    module map) if that DSO was not looked at before the kernel was loaded;
- *    the kernel map then spans its first to last symbol.
+ *    the kernel map then spans its first to last symbol. Without the
+ *    ref-reloc symbol in the file perf keeps the raw, unfixed symbols.
+ *  - perf's symoff for a zero-size symbol hit at its start is counted from
+ *    the map start (rel - map start - sym start).
  *  - Demangling: libiberty's cplus_demangle(name, DMGL_NO_OPTS), then the
  *    Rust legacy clean-up on its result; if it fails, OCaml then Java
  *    (return type dropped). Kernel and JIT-map names are never demangled.
@@ -655,7 +662,8 @@ static int rust_is_mangled(const char *sym)
     if (strncmp(h, "::h", 3) != 0)
         return 0;
     for (i = 3; i < 19; i++) {
-        int v = (h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f') ? hexval((unsigned char)h[i]) : -1;
+        int v = (h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f')
+                ? hexval((unsigned char)h[i]) : -1;        /* lower case only */
 
         if (v < 0)
             return 0;
@@ -737,7 +745,6 @@ typedef struct dso {
     int          kind;
     const char  *key;           /* arena: what it is looked up by */
     const char  *name;          /* arena: what perf prints */
-    const ps_map *map;          /* DSO_KSYMBOL: its one map; else NULL */
     uint8_t      bid[BUILD_ID_MAX];
     uint8_t      bid_size;
     int          has_bid;
@@ -1551,7 +1558,8 @@ static int cand_open(ps_symbols *s, const loadctx *x, const char *path, symsrc *
 
     if (x->is_vdso && x->long_name[0] == VDSO_IMAGE[0]) {
         if (path_join(own, sizeof(own), s->symfs, VDSO_IMAGE) == 0 && strcmp(path, own) == 0)
-            return s->symfs[0] ? -1 : symsrc_open(ss, NULL, s->vdso_image, s->vdso_size, bid, x->bid_size);
+            return s->symfs[0] ? -1 : symsrc_open(ss, NULL, s->vdso_image, s->vdso_size,
+                                                  bid, x->bid_size);
     }
     return symsrc_open(ss, path, NULL, 0, bid, x->bid_size);
 }
@@ -1944,7 +1952,8 @@ static int kload_cb(void *ctx, const char *name, char type, uint64_t start)
 {
     kload *k = ctx;
     char up = (char)(type >= 'a' && type <= 'z' ? type - 32 : type);
-    uint8_t binding = type == 'W' ? STB_WEAK : (type >= 'A' && type <= 'Z') ? STB_GLOBAL : STB_LOCAL;
+    uint8_t binding = type == 'W' ? STB_WEAK
+                    : (type >= 'A' && type <= 'Z') ? STB_GLOBAL : STB_LOCAL;
 
     if ((up != 'T' && up != 'W' && up != 'D' && up != 'B') || name[0] == '$')
         return 0;
@@ -2184,7 +2193,6 @@ static dso *ksymbol_dso(ps_symbols *s, const ps_map *map)
     if ((d = dso_findnew(s, DSO_KSYMBOL, key, map->filename, NULL, 0, 0)) == NULL || d->loaded)
         return d;
     d->loaded = 1;
-    d->map = map;
     t_insert(&d->syms, 0, map->end - map->start, STB_GLOBAL, STT_FUNC, d->name);
     return dso_done(s, d);
 }

@@ -43,8 +43,10 @@ static const char c_src[] =
 "__attribute__((weak, noinline)) int wfun(int x) { return x - 1; }\n"
 "asm(\".text\\n.globl asmfn\\n.type asmfn,@function\\nasmfn:\\n nop\\n nop\\n"
 "asm_label:\\n nop\\n ret\\n.globl zerofn\\n.type zerofn,@function\\nzerofn:\\n"
-" nop\\n ret\\n nop\\n nop\\n.globl endfn\\n.type endfn,@function\\nendfn:\\n ret\\n.size endfn,1\\n\");\n"
-"#define F(n) asm(\".globl \\\"\" n \"\\\"\\n.type \\\"\" n \"\\\",@function\\n\\\"\" n \"\\\": ret\\n"
+" nop\\n ret\\n nop\\n nop\\n.globl endfn\\n.type endfn,@function\\nendfn:\\n ret\\n"
+".size endfn,1\\n\");\n"
+"#define F(n) asm(\".globl \\\"\" n \"\\\"\\n"
+".type \\\"\" n \"\\\",@function\\n\\\"\" n \"\\\": ret\\n"
 ".size \\\"\" n \"\\\",1\\n\")\n"
 "F(\"_ZN4core3fmt5write17h0123456789abcdefE\");\n"
 "F(\"_ZN3foo3bar17h0123456789abcde0E@@VERS\");\n"
@@ -52,7 +54,8 @@ static const char c_src[] =
 "F(\"Lbad/Cls;(x)V\");\n"
 "F(\"camlFoo__bar_123\");\n"
 "F(\"camlStd$2eList__map_42\");\n"
-"int main(int argc, char **argv) { (void)argv; printf(\"%d\\n\", foo(argc) + bar(1) + sfun(2) + wfun(3));"
+"int main(int argc, char **argv) { (void)argv;"
+" printf(\"%d\\n\", foo(argc) + bar(1) + sfun(2) + wfun(3));"
 " puts(\"x\"); return 0; }\n";
 
 static const char cxx_src[] =
@@ -146,8 +149,8 @@ static int nm_value(const char *file, const char *sym, uint64_t *value)
     FILE *p;
     int found = 0;
 
-    snprintf(cmd, sizeof(cmd), "nm --defined-only '%s' 2>/dev/null; nm -D --defined-only '%s' 2>/dev/null",
-             file, file);
+    snprintf(cmd, sizeof(cmd), "nm --defined-only '%s' 2>/dev/null;"
+             " nm -D --defined-only '%s' 2>/dev/null", file, file);
     if ((p = popen(cmd, "r")) == NULL)
         return -1;
     while (!found && fgets(line, sizeof(line), p) != NULL)
@@ -657,9 +660,8 @@ static void test_kernel_warning(void)
     ps_symbols__free(s);
 
     /* a cached kallsyms of that build-id is used instead */
-    CHECK(sh("mkdir -p '%s/cache/[kernel.kallsyms]/1111111111111111111111111111111111111111' &&"
-             " cp %s '%s/cache/[kernel.kallsyms]/1111111111111111111111111111111111111111/kallsyms'",
-             dir, tpath("ks1"), dir) == 0);
+    CHECK(sh("d='%s/cache/[kernel.kallsyms]/%s' && mkdir -p \"$d\" && cp %s \"$d/kallsyms\"",
+             dir, "1111111111111111111111111111111111111111", tpath("ks1")) == 0);
     if ((s = syms_new(&x.f, NULL, NULL, 1)) == NULL) return;
     CHECK(strcmp(lookup(s, &k, KBASE, NULL), "_stext+0x0") == 0);
     CHECK(ps_symbols__take_warning(s) == NULL);
