@@ -77,7 +77,8 @@ $(BUILD)/tests/headertest.o: libparse/include/perfsift.h
 		-Ilibparse/include -x c -c - -o $@
 
 check: all $(UNIT_BIN) $(BUILD)/tests/headertest.o
-	@PERFSIFT=$(abspath $(PROG)) BUILD=$(BUILD) tests/run.sh $(UNIT_BIN)
+	@PERFSIFT=$(abspath $(PROG)) BUILD=$(BUILD) \
+		SCRIPT_SETS=$(if $(filter 1,$(SANITIZE)),sanitize,all) tests/run.sh $(UNIT_BIN)
 
 bench: all
 	tests/bench.sh $(abspath $(PROG))
