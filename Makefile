@@ -118,5 +118,9 @@ EXAMPLE := /tmp/perfsift-example.data
 example: $(PROG)
 	perf record -q -g -F 999 -o $(EXAMPLE) -- sh -c 'i=0; while [ $$i -lt 400000 ]; do i=$$((i+1)); done'
 	./$(PROG) info $(EXAMPLE)
-	./$(PROG) dump $(EXAMPLE) | head -20
+	./$(PROG) script $(EXAMPLE) | head -24
+	@perf script -i $(EXAMPLE) > $(EXAMPLE).perf-script.txt 2>/dev/null; \
+	./$(PROG) script -q $(EXAMPLE) | cmp -s - $(EXAMPLE).perf-script.txt && \
+		echo "perfsift script == perf script on $(EXAMPLE)" || \
+		echo "perfsift script differs from perf script on $(EXAMPLE)"; rm -f $(EXAMPLE).perf-script.txt
 .PHONY: example
