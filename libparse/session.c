@@ -584,8 +584,22 @@ static int next_ordered(ps_event *out, ps_session *s, ps_error *err)
     for (;;) {
         if ((q = ps_order__pop(&s->order)) != NULL)
             return deliver_queued(out, s, q, err);
+        if (s->pending_rc < 0) {
+            if (err)
+                *err = s->pending_err;
+            return s->pending_rc;
+        }
         rc = next_in_file_order(out, s, err);
         if (rc == PS_DONE && s->order.nr_ready < s->order.nr) {
+            ps_order__flush(&s->order, UINT64_MAX);
+            continue;
+        }
+        if (rc < 0 && s->order.nr_ready < s->order.nr) {
+            /* deliver what was read before the error, then the error:
+             * nothing readable is lost (perf drops the queue here) */
+            s->pending_rc = rc;
+            if (err)
+                s->pending_err = *err;
             ps_order__flush(&s->order, UINT64_MAX);
             continue;
         }

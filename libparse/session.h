@@ -37,6 +37,8 @@ struct ps_session {
     int            done;
     ps_order       order;       /* opts.ordered */
     int            order_off;
+    int            pending_rc;  /* ordered: an error held back until the queue is delivered */
+    ps_error       pending_err;
     const uint8_t *last_orig;   /* input bytes of the record just decoded */   /* no sample_id_all: perf falls back to file order */
     struct ps_tp  *tp;          /* owned: tracepoint.c's libtraceevent state, made on first use */
     ps_tp_func_fn  tp_func;     /* kernel function names for %ps, or NULL */
