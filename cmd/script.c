@@ -38,6 +38,8 @@ static const char usage_text[] =
 "                        symoff, period, data_src, weight, phys_addr, misc,\n"
 "                        cgroup, data_page_size, code_page_size\n"
 "      --ns              times with nanoseconds\n"
+"      --reltime         times relative to the first record printed\n"
+"      --deltatime       times relative to the previous record printed\n"
 "  -G, --hide-call-graph one line per sample, no call chains\n"
 "      --max-stack N     at most N call chain entries (default 127)\n"
 "      --show-task-events      also COMM, FORK, EXIT\n"
@@ -68,12 +70,14 @@ INPUT_USAGE
 
 enum {
     OPT_NS = 3000, OPT_MAX_STACK, OPT_COMMS, OPT_PIDS, OPT_TIDS, OPT_TIME,
-    OPT_SYMFS, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_SHOW_BASE
+    OPT_SYMFS, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_RELTIME, OPT_DELTATIME, OPT_SHOW_BASE
 };
 
 static const struct option long_opts[] = {
     { "fields", required_argument, NULL, 'F' },
     { "ns", no_argument, NULL, OPT_NS },
+    { "reltime", no_argument, NULL, OPT_RELTIME },
+    { "deltatime", no_argument, NULL, OPT_DELTATIME },
     { "hide-call-graph", no_argument, NULL, 'G' },
     { "max-stack", required_argument, NULL, OPT_MAX_STACK },
     { "show-task-events", no_argument, NULL, OPT_SHOW_BASE + 0 },
@@ -111,6 +115,8 @@ typedef struct script {
     ps_resolver  *res;
     FILE         *out;
     int           nanosecs;
+    int           reltime, deltatime;
+    uint64_t      initial_time, previous_time;
     unsigned      max_stack;
     unsigned      show;          /* 1 << SHOW_* */
     name_list     comms, pids, tids;
@@ -408,7 +414,21 @@ static int name_width(script *sc)
 
 static void print_time(script *sc, uint64_t t)
 {
-    uint64_t secs = t / 1000000000ull, ns = t % 1000000000ull;
+    uint64_t secs, ns;
+
+    /* perf keeps one base for samples and records alike */
+    if (sc->reltime) {
+        if (sc->initial_time == 0)
+            sc->initial_time = t;
+        t -= sc->initial_time;
+    } else if (sc->deltatime) {
+        uint64_t prev = sc->previous_time;
+
+        sc->previous_time = t;
+        t = prev ? t - prev : 0;
+    }
+    secs = t / 1000000000ull;
+    ns = t % 1000000000ull;
 
     if (sc->nanosecs) {             /* "%5lu.%09llu: " */
         lb_u64(&sc->lb, secs, 5);
@@ -960,6 +980,8 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
             break;
         case 'G': sc->cfg.no_callchain = 1; sc->cfg.use_callchain = 0; break;
         case OPT_NS: sc->nanosecs = 1; break;
+        case OPT_RELTIME: sc->reltime = 1; break;
+        case OPT_DELTATIME: sc->deltatime = 1; break;
         case OPT_MAX_STACK: {
             char *end;
             long v = strtol(optarg, &end, 10);
@@ -988,6 +1010,8 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
         default: return cmd_usage_error("script", "unknown option");
         }
     }
+    if (sc->reltime && sc->deltatime)
+        return cmd_usage_error("script", "--reltime and --deltatime are mutually exclusive");
     if (optind < argc)
         in->path = argv[optind++];
     if (optind < argc)

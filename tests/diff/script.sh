@@ -20,11 +20,11 @@ cp -rn "$SHARED/corpus/symfs/." / 2>/dev/null
 # Option sets (name|options). Every capture runs each set.
 SETS=(
     "default|"
-    "nocg-ns|-G --ns"
+    "nocg-ns|-G --ns --reltime"
     "fields|-F comm,tid,pid,time,event,ip,sym,dso"
     "fields-plus|-F +pid,-period --max-stack 3"
     "sideband|--show-task-events --show-mmap-events --show-switch-events --show-namespace-events --show-lost-events --show-bpf-events --show-cgroup-events --show-text-poke-events -G"
-    "rounds|--show-round-events --show-task-events"
+    "rounds|--show-round-events --show-task-events --deltatime"
     "misc-cpu|-F comm,tid,cpu,time,misc,event,ip --cpu 0"
     "filters|--comms cpuhog,mt-main,sysio,sh,swapper,perf-exec,memtouch,mthread --cpu 0 -G"
     "typed|-F sw:comm,tid,time,event,ip,sym,symoff -F trace:comm,cpu,event,trace,ip -F hw:-period,+pid"
