@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sym_io.c - untrusted files (see sym_io.h). A path is stat()ed first and
+ * opened only if it is a regular file (O_RDONLY|O_NONBLOCK|O_CLOEXEC, then
+ * fstat again, as it may have changed in between); text files are read
+ * through a fixed buffer with a byte cap, so a huge or endless file costs
+ * bounded time. Paths are built whole or not at all.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "sym_ctype.h"
+#include "sym_io.h"
+
+#define TEXT_FILE_CAP   (UINT64_C(1) << 30)   /* bytes read from a text file */
+
+struct ps_reader {
+    int      fd;
+    uint8_t  buf[8192];
+    size_t   pos, end;
+    uint64_t total;
+    int      eof;
+};
+
+int ps_file__is_regular(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int ps_file__open_regular(const char *path)
+{
+    struct stat st;
+    int fd;
+
+    if (!ps_file__is_regular(path))
+        return -1;
+    if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+        return -1;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+ps_reader *ps_reader__open(const char *path)
+{
+    ps_reader *r = calloc(1, sizeof(*r));
+
+    if (r == NULL || (r->fd = ps_file__open_regular(path)) < 0) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void ps_reader__close(ps_reader *r)
+{
+    if (r == NULL)
+        return;
+    close(r->fd);
+    free(r);
+}
+
+int ps_reader__eof(const ps_reader *r) { return r->eof; }
+
+int ps_reader__getc(ps_reader *r)
+{
+    if (r->pos == r->end) {
+        ssize_t n;
+
+        if (r->eof)
+            return -1;
+        do {
+            n = read(r->fd, r->buf, sizeof(r->buf));
+        } while (n < 0 && errno == EINTR);
+        if (n <= 0 || r->total >= TEXT_FILE_CAP) {
+            r->eof = 1;
+            return -1;
+        }
+        r->total += (uint64_t)n;
+        r->pos = 0;
+        r->end = (size_t)n;
+    }
+    return r->buf[r->pos++];
+}
+
+void ps_reader__skip_line(ps_reader *r)
+{
+    int c;
+
+    while ((c = ps_reader__getc(r)) >= 0 && c != '\n')
+        ;
+}
+
+int ps_reader__hex(ps_reader *r, uint64_t *v)
+{
+    int first = 1;
+
+    *v = 0;
+    for (;;) {
+        int c = ps_reader__getc(r), h;
+
+        if (c < 0)
+            return c;
+        if ((h = ps_hexval((unsigned char)c)) < 0)
+            return first ? -2 : c;
+        *v = *v << 4 | (uint64_t)h;
+        first = 0;
+    }
+}
+
+long ps_reader__line(ps_reader *r, char *line, size_t max)
+{
+    size_t n = 0;
+    int c;
+
+    while ((c = ps_reader__getc(r)) >= 0) {
+        if (n < max)
+            line[n++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    if (c < 0 && n == 0)
+        return -1;
+    line[n] = '\0';
+    return (long)n;
+}
+
+int ps_path__fmt(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+int ps_path__join(char *buf, size_t size, const char *a, const char *b)
+{
+    return ps_path__fmt(buf, size, "%s%s%s", a, a[0] ? "/" : "", b);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * symtree.h - perf's red-black tree of struct symbol, index-linked: the
+ * one symbol table of a DSO (see symtree.c for why it is rebuilt node for
+ * node), perf's lookup in it, and the passes perf runs over a loaded one.
+ *
+ * Layer: under every symbol loader (sym_elf.c, sym_plt.c, sym_jit.c,
+ * sym_kernel.c) and symbols.c; above demangle.c. Never reads files.
+ *
+ * Ownership: a tree owns its node array; names are Borrowed (the caller's
+ * arena). Node pointers and indices move only in ps_symtree__compact() and
+ * on insertion; after the compaction that ends a load they never move.
+ */
+#ifndef PS_SYMTREE_H
+#define PS_SYMTREE_H
+
+#include <elf.h>                        /* STB_* bindings, STT_* types */
+#include "symbols.h"
+
+#define PS_SYM_NIL (-1)                 /* no node */
+
+typedef struct ps_sym_node {
+    ps_sym   sym;                   /* first: callers get &node->sym */
+    int32_t  left, right, parent;   /* PS_SYM_NIL-terminated */
+    uint8_t  red, binding, type, dead;  /* binding STB_*, type STT_* */
+} ps_sym_node;
+
+typedef struct ps_symtree {
+    ps_sym_node *n;                 /* owned */
+    size_t       nr, cap;
+    int32_t      root;
+} ps_symtree;
+
+void ps_symtree__init(ps_symtree *t);
+/** Frees the nodes and leaves t empty, as after ps_symtree__init(). */
+void ps_symtree__free(ps_symtree *t);
+
+/** perf's __symbols__insert() of [start, end). @return 0, or -1 (no memory) */
+int  ps_symtree__insert(ps_symtree *t, uint64_t start, uint64_t end, uint8_t binding,
+                        uint8_t type, const char *name);
+/**
+ * symbol__new() + insert: a zero size gives a zero-size symbol; the name
+ * (demangled when want_demangle) is copied into arena.
+ * @return 0, or -1 (no memory)
+ */
+int  ps_symtree__add(ps_symtree *t, ps_arena *arena, uint64_t start, uint64_t size,
+                     uint8_t binding, uint8_t type, const char *name, int want_demangle);
+/** rb_erase(); the node stays in the array, marked dead. */
+void ps_symtree__erase(ps_symtree *t, int32_t z);
+
+/** The first and last live node in order, or PS_SYM_NIL. */
+int32_t ps_symtree__first(const ps_symtree *t);
+int32_t ps_symtree__last(const ps_symtree *t);
+/** The live nodes in order (perf's rb_first/rb_next walk). Owned: free(). */
+int32_t *ps_symtree__inorder(const ps_symtree *t, size_t *nr);
+/** perf's symbols__find(); NULL when no symbol holds ip. */
+const ps_sym_node *ps_symtree__find(const ps_symtree *t, uint64_t ip);
+/** Drop the dead nodes; @return 0, or -1 (no memory: t unchanged) */
+int  ps_symtree__compact(ps_symtree *t);
+
+/** perf's symbols__fixup_end() (is_kallsyms: its kallsyms rule). @return 0 or -1 */
+int  ps_symtree__fixup_end(ps_symtree *t, int is_kallsyms);
+/** perf's symbols__fixup_duplicate(). @return 0, or -1 (no memory) */
+int  ps_symtree__fixup_duplicate(ps_symtree *t);
+
+#endif /* PS_SYMTREE_H */
