@@ -17,21 +17,27 @@ PERF_FAIL='incompatible|failed to process|decompress|unexpected end|bad event|no
 # install the corpus binaries / JIT maps where the captures name them
 cp -rn "$SHARED/corpus/symfs/." / 2>/dev/null
 
-# Option sets (name|options). Every capture runs each set.
+# Option sets (name|options). Every capture runs the first six (the default
+# and five others); testdata and the corpus also run the rest, whose pids,
+# comms and times are the corpus captures'.
 SETS=(
     "default|"
     "nocg-ns|-G --ns --reltime"
     "fields|-F comm,tid,pid,time,event,ip,sym,dso"
-    "fields-plus|-F +pid,-period --max-stack 3"
+    "fields-plus|-F +pid,-period --max-stack 3 --deltatime"
     "sideband|--show-task-events --show-mmap-events --show-switch-events --show-namespace-events --show-lost-events --show-bpf-events --show-cgroup-events --show-text-poke-events -G"
+    "typed|-F sw:comm,tid,time,event,ip,sym,symoff -F trace:comm,cpu,event,trace,ip -F hw:-period,+pid"
     "rounds|--show-round-events --show-task-events --deltatime"
     "misc-cpu|-F comm,tid,cpu,time,misc,event,ip --cpu 0"
     "filters|--comms cpuhog,mt-main,sysio,sh,swapper,perf-exec,memtouch,mthread --cpu 0 -G"
-    "typed|-F sw:comm,tid,time,event,ip,sym,symoff -F trace:comm,cpu,event,trace,ip -F hw:-period,+pid"
     "pid-time|--pid 22850,23099,23186,28100 --tid 23131,23188 --time 1559.4,2541.56 --ns"
 )
-[ "${SCRIPT_SETS:-}" = quick ] && SETS=("${SETS[0]}")
-[ "${SCRIPT_SETS:-}" = sanitize ] && SETS=("${SETS[0]}" "${SETS[4]}" "${SETS[8]}")
+EXT_SETS=("${SETS[@]:0:6}")
+if [ "${SCRIPT_SETS:-}" = quick ]; then
+    SETS=("${SETS[0]}"); EXT_SETS=("${SETS[0]}")
+elif [ "${SCRIPT_SETS:-}" = sanitize ]; then
+    SETS=("${SETS[0]}" "${SETS[4]}" "${SETS[5]}"); EXT_SETS=("${SETS[0]}")
+fi
 
 known_bug() {   # capture set -> 0 if listed in PERF-DIFFERENCES.md
     grep -qF -e "| $1 | $2 |" -e "| $1 | all |" "$ROOT/testdata/PERF-DIFFERENCES.md" 2>/dev/null
@@ -40,7 +46,7 @@ known_bug() {   # capture set -> 0 if listed in PERF-DIFFERENCES.md
 # DWARF call chains are unwound from the copied user stack (issue 4): for
 # those captures every set also hides the call graph.
 dwarf_capture() {
-    perf_run evlist -v -i "$1" 2>/dev/null | grep -q 'REGS_USER.*STACK_USER\|STACK_USER.*REGS_USER'
+    "$PERFSIFT" info --events -q "$1" 2>/dev/null | grep -q 'REGS_USER.*STACK_USER'
 }
 
 # A known perf bug on an other-endian twin X_be.data: perfsift must print
@@ -55,7 +61,7 @@ twin_ok() {
 # AUX area traces (Intel PT ...) are not decoded: perf is asked not to
 # either (--itrace= : no synthesized samples), and perfsift must say so.
 aux_capture() {
-    perf_run report --stats -i "$1" 2>/dev/null | grep -qE 'AUXTRACE_INFO events: +[1-9]'
+    "$PERFSIFT" info --stats -q "$1" 2>/dev/null | grep -qE 'AUXTRACE_INFO events: +[1-9]'
 }
 
 while read -r f; do
@@ -70,7 +76,9 @@ while read -r f; do
             fail "script $n: no warning about undecoded AUX trace data"
         fi
     fi
-    for set in "${SETS[@]}"; do
+    sets=("${SETS[@]}")
+    case $f in "$SHARED"/external/*) sets=("${EXT_SETS[@]}") ;; esac
+    for set in "${sets[@]}"; do
         sname=${set%%|*}; opts="${set#*|} $extra"
         # shellcheck disable=SC2086
         perf_run script $opts $pextra -i "$f" > "$TMPD/perf.txt" 2> "$TMPD/perf.err"
