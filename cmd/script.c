@@ -594,7 +594,7 @@ static int print_ip(script *sc, const script_output *o, const ps_event *ev)
     if (sc->cfg.use_callchain && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
         size_t i, n;
 
-        if (frames_reserve(sc, smp->nr_callchain + smp->nr_branches + 1) < 0)
+        if (frames_reserve(sc, ps_resolver__callchain_max(smp, sc->max_stack)) < 0)
             return -1;
         n = ps_resolver__callchain(sc->res, smp, ev->evsel->attr.branch_sample_type,
                                    sc->max_stack, sc->frames, sc->cap_frames);

@@ -11,17 +11,24 @@
  *    PERF_CONTEXT_{KERNEL,USER,HV} switch the mode and are not frames; any
  *    other marker means a corrupt chain, which perf discards whole. Only
  *    real entries count towards max_stack.
+ *  - Samples with user registers and stack (--call-graph dwarf) get their
+ *    user part from unwind.c after the callchain's (kernel) part, up to
+ *    max_stack more frames, each looked up in user mode.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "resolve.h"
+#include "unwind.h"
 
 #define MISC_CPUMODE_MASK 7u
 
 struct ps_resolver {
     ps_machine *machine;
     ps_symbols *symbols;
+    ps_unwinder *unwinder;
+    uint64_t   *ips;            /* owned: unwound addresses, cap_ips */
+    size_t      cap_ips;
     int         timed;          /* look up as of the given time, not "now" */
 };
 
@@ -61,6 +68,7 @@ int ps_resolver__new(ps_resolver **out, const ps_symbols_opts *opts,
         return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "resolve: out of memory");
     if (ps_machine__new(&r->machine, err) < 0 ||
         ps_symbols__new(&r->symbols, opts, feat, err) < 0 ||
+        ps_unwinder__new(&r->unwinder, r->machine, feat, opts ? opts->symfs : NULL, err) < 0 ||
         idle_thread(r, err) < 0) {
         ps_resolver__free(r);
         return PS_ENOMEM;
@@ -73,6 +81,8 @@ void ps_resolver__free(ps_resolver *r)
 {
     if (r == NULL)
         return;
+    ps_unwinder__free(r->unwinder);
+    free(r->ips);
     ps_symbols__free(r->symbols);
     ps_machine__free(r->machine);
     free(r);
@@ -189,6 +199,35 @@ static size_t lbr_callchain(ps_resolver *r, const ps_sample *smp, unsigned max_s
     return n;
 }
 
+size_t ps_resolver__callchain_max(const ps_sample *smp, unsigned max_stack)
+{
+    return smp->nr_callchain + smp->nr_branches + 1 +
+           (ps_unwind__wanted(smp) ? max_stack : 0);
+}
+
+/* The unwound user part, appended after n frames. */
+static size_t unwound(ps_resolver *r, const ps_sample *smp, unsigned max_stack,
+                      ps_frame *frames, size_t n, size_t max)
+{
+    size_t i, nr, want = max - n < max_stack ? max - n : max_stack;
+
+    if (want == 0)
+        return n;
+    if (want > r->cap_ips) {
+        uint64_t *v = realloc(r->ips, want * sizeof(*v));
+
+        if (v == NULL)
+            return n;
+        r->ips = v;
+        r->cap_ips = want;
+    }
+    nr = ps_unwinder__user(r->unwinder, smp, when(r, smp->time), r->ips, want);
+    for (i = 0; i < nr; i++)
+        ps_resolver__addr(r, smp->pid, smp->tid, smp->time, PERF_RECORD_MISC_USER,
+                          r->ips[i], &frames[n++]);
+    return n;
+}
+
 size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp, uint64_t branch_sample_type,
                               unsigned max_stack, ps_frame *frames, size_t max)
 {
@@ -217,5 +256,7 @@ size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp, uint64_t bra
         }
         ps_resolver__addr(r, smp->pid, smp->tid, smp->time, cpumode, ip, &frames[n++]);
     }
+    if (ps_unwind__wanted(smp))
+        n = unwound(r, smp, max_stack, frames, n, max);
     return n;
 }

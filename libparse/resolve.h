@@ -66,12 +66,16 @@ void ps_resolver__addr(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
  * The callchain of a sample, leaf first, resolved as perf does (context
  * markers switch the cpumode; at most max_stack entries; a chain with an
  * invalid marker is discarded whole; with LBR call stacks, branch_sample_type
- * having PERF_SAMPLE_BRANCH_CALL_STACK, the user part comes from the LBR).
- * Writes at most max frames (nr_callchain + nr_branches + 1 always suffice).
+ * having PERF_SAMPLE_BRANCH_CALL_STACK, the user part comes from the LBR;
+ * with user registers and stack, it is unwound: see unwind.h).
+ * Writes at most max frames (ps_resolver__callchain_max() always suffice).
  * @return the number of frames written
  */
 size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp,
                               uint64_t branch_sample_type, unsigned max_stack,
                               ps_frame *frames, size_t max);
+
+/** How many frames ps_resolver__callchain() may write for smp. */
+size_t ps_resolver__callchain_max(const ps_sample *smp, unsigned max_stack);
 
 #endif /* PS_RESOLVE_H */
