@@ -6,6 +6,11 @@
 # that perfsift's peak RSS does not grow with the capture's size.
 # Then the same for `perfsift script` against `perf script` (both to
 # /dev/null, outputs compared once). Goal: 5x faster, RSS <= a quarter.
+# Last, DWARF call graphs (issue 4): a >= 100 MB `perf record --call-graph
+# dwarf` capture of bench/dwarf.c (no frame pointers, inlined helpers, libc
+# qsort calling back, libm), `perfsift script` against `perf script`, plain
+# and with --inline. perf runs once there, capped at 600 s (">600s"); both
+# outputs go to files in BENCH_DIR and are compared (differing lines counted).
 # Not part of `make check`: timings are not assertions.
 set -euo pipefail
 PERFSIFT=${1:-$(dirname "$0")/../perfsift}
@@ -18,19 +23,25 @@ record() {      # name seconds
     echo "recording $1 ($2 s of deep stacks at 20 kHz) ..." >&2
     perf record -q -g -F 20000 -o "$DIR/$1.data" -- "$DIR/deep" "$2" 2>/dev/null >/dev/null
 }
-measure() {     # prints "seconds maxrss_kb" (best of 3)
-    local best="" rss=0 out
-    for _ in 1 2 3; do
-        local t0 t1
+measure_to() {  # out runs command... -> "seconds maxrss_kb status" (best of runs)
+    local out=$1 runs=$2 best="" rss=0 rc=0 i t0 t1 t m
+    shift 2
+    for ((i = 0; i < runs; i++)); do
         t0=$(date +%s%N)
-        /usr/bin/time -o "$DIR/time.txt" -f '%M' "$@" >/dev/null 2>&1
+        rc=0
+        /usr/bin/time -o "$DIR/time.txt" -f '%M' "$@" >"$out" 2>/dev/null || rc=$?
         t1=$(date +%s%N)
         t=$(echo "($t1 - $t0) / 1000000000" | bc -l)
-        read -r m < "$DIR/time.txt"
+        m=$(tail -n 1 "$DIR/time.txt")     # after "Command exited with ..."
         if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
         [ "$m" -gt "$rss" ] && rss=$m
     done
-    echo "$best $rss"
+    echo "$best $rss $rc"
+}
+measure() {     # prints "seconds maxrss_kb" (best of 3)
+    local r
+    r=$(measure_to /dev/null 3 "$@")
+    echo "${r% *}"
 }
 
 record small 1
@@ -58,4 +69,32 @@ for cap in small large; do
     printf '%-6s %6.1f MB  perf script %6.3fs %7d KB | perfsift script %6.3fs %7d KB | time ratio perf/perfsift %5.1fx | RSS ratio perf/perfsift %5.1fx | output %s\n' \
         "$cap" "$(echo "$size / 1048576" | bc -l)" "$pt" "$pr" "$ot" "$or" \
         "$(echo "$pt / $ot" | bc -l)" "$(echo "$pr / $or" | bc -l)" "$same"
+done
+
+# DWARF call graphs: perf once (it can be slow, --inline above all), capped.
+cc -O2 -g -fomit-frame-pointer -pthread "$(dirname "$0")/bench/dwarf.c" -o "$DIR/dwarf" -lm
+f="$DIR/dwarf.data"
+if [ ! -s "$f" ]; then
+    echo "recording dwarf (3 s, --call-graph dwarf at 4 kHz) ..." >&2
+    perf record -q -N -F 4000 --call-graph dwarf -o "$f" -- "$DIR/dwarf" 3 2>/dev/null >/dev/null
+fi
+size=$(stat -c %s "$f")
+for opt in "" --inline; do
+    read -r pt pr prc <<< "$(measure_to "$DIR/dwarf-perf.txt" 1 timeout 600 perf script ${opt:+"$opt"} -i "$f")"
+    read -r ot or orc <<< "$(measure_to "$DIR/dwarf-ours.txt" 3 "$PERFSIFT" script -q ${opt:+"$opt"} "$f")"
+    pts=$(printf '%.3fs' "$pt") ratio=$(printf '%.1fx' "$(echo "$pt / $ot" | bc -l)")
+    rss_ratio=$(printf '%.1fx' "$(echo "$pr / $or" | bc -l)")
+    if [ "$prc" -eq 124 ]; then
+        pts=">600s" ratio=$(printf '>%.1fx' "$(echo "600 / $ot" | bc -l)")
+        same="not compared (perf timed out)"
+    elif [ "$orc" -ne 0 ] || [ "$prc" -ne 0 ]; then
+        ratio=n/a rss_ratio=n/a same="none (exit status: perf $prc, perfsift $orc)"
+    elif cmp -s "$DIR/dwarf-perf.txt" "$DIR/dwarf-ours.txt"; then
+        same=identical
+    else
+        same="DIFFERENT ($(diff "$DIR/dwarf-perf.txt" "$DIR/dwarf-ours.txt" | grep -c '^>' || true) of $(wc -l < "$DIR/dwarf-perf.txt") lines)"
+    fi
+    printf '%-6s %6.1f MB  perf script%-9s %7s %7d KB | perfsift script%-9s %6.3fs %7d KB | time ratio perf/perfsift %6s | RSS ratio perf/perfsift %5s | output %s\n' \
+        dwarf "$(echo "$size / 1048576" | bc -l)" "${opt:+ $opt}" "$pts" "$pr" "${opt:+ $opt}" "$ot" "$or" \
+        "$ratio" "$rss_ratio" "$same"
 done

@@ -42,4 +42,12 @@ require_perf() {
     fi
 }
 
+# The binaries testdata/dwarf-*.data were recorded from, back at the path
+# the captures name (testdata/dwarf/build.sh made them there).
+install_dwarf_bins() {
+    mkdir -p /tmp/perfsift-dwarf
+    cp "$ROOT"/testdata/dwarf/{inline,shlib,libwork.so} /tmp/perfsift-dwarf/
+    chmod +x /tmp/perfsift-dwarf/{inline,shlib,libwork.so}
+}
+
 finish() { [ "$nfail" -eq 0 ]; exit $?; }

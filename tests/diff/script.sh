@@ -16,6 +16,7 @@ PERF_FAIL='incompatible|failed to process|decompress|unexpected end|bad event|no
 
 # install the corpus binaries / JIT maps where the captures name them
 cp -rn "$SHARED/corpus/symfs/." / 2>/dev/null
+install_dwarf_bins
 
 # Option sets (name|options). Every capture runs the first six (the default
 # and five others); testdata and the corpus also run the rest, whose pids,
