@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * srcline.c - addr2line's answers from libdw (see srcline.h).
+ *
+ * What binutils' addr2line -i -f prints, and so what is reproduced here:
+ *  - the line: the line-table row with the highest address <= addr in the
+ *    sequence holding addr (the last row when several share it); none when
+ *    addr is past a sequence's end;
+ *  - the function: the innermost DW_TAG_subprogram / inlined_subroutine
+ *    whose ranges hold addr, named by DW_AT_linkage_name (or the MIPS one)
+ *    before DW_AT_name, through abstract origins and specifications;
+ *  - then, only when that function is an inlined instance, one record per
+ *    enclosing function: its name, with the file:line of the call
+ *    (DW_AT_call_file / DW_AT_call_line of the one inside it);
+ *  - nothing found at all ("??:0") when neither a line nor a function is
+ *    known, unless an ELF symbol covers addr: binutils then names it and
+ *    prints "??:?" (perf reads that as file "??", line 0).
+ * perf runs addr2line only on files with a .debug_line section.
+ */
+#include "srcline.h"
+
+#include <elfutils/libdw.h>
+#include <dwarf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bfdsym.h"
+#include "dwfunc.h"
+#include "dwline.h"
+#include "sym_io.h"
+#include "u64map.h"
+#include "util.h"
+
+#define MAX_INLINE_NEST 1024    /* perf reads at most this many callers */
+
+typedef struct srcfile {
+    char            *path;      /* owned */
+    int              fd;        /* -1: not opened (nothing found for it) */
+    Elf             *elf;
+    Dwarf           *dw;
+    ps_dwlines      *lines;     /* owned: .debug_line as binutils reads it */
+    ps_bfdsyms      *syms;      /* owned: .symtab as binutils reads it */
+    ps_dwfuncs      *funcs;     /* owned: each CU's functions as binutils has them */
+    int              no_dwarf;  /* binutils refuses its DWARF: symbols only */
+    ps_srcinfo      *answers;   /* owned, each loc owned (malloc) */
+    size_t           nr, cap;
+    ps_u64map        by_addr;   /* address -> index in answers */
+    struct srcfile  *next;      /* hash chain */
+} srcfile;
+
+struct ps_srcline {
+    srcfile **buckets;          /* owned */
+    size_t    nr_buckets, nr_files;
+};
+
+/* A growing list of records while one address is answered. */
+typedef struct loclist {
+    ps_srcloc *v;
+    size_t     nr, cap;
+} loclist;
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                    */
+
+static uint64_t hash_bytes(const char *s, uint64_t h)
+{
+    while (*s)
+        h = (h ^ (uint8_t)*s++) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+static Elf_Scn *section(Elf *elf, const char *want)
+{
+    size_t shstrndx;
+    Elf_Scn *scn = NULL;
+
+    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        const char *name;
+
+        if (gelf_getshdr(scn, &sh) == NULL)
+            return NULL;
+        name = elf_strptr(elf, shstrndx, sh.sh_name);
+        if (name != NULL && strcmp(name, want) == 0)
+            return scn;
+    }
+    return NULL;
+}
+
+/* binutils refuses ("DWARF error: section ... is too big") to read a
+ * section larger than the file, or compressed to less than a tenth of
+ * its size; addr2line then has no DWARF for the file at all. */
+static int insane(int fd, Elf_Scn *scn)
+{
+    GElf_Shdr sh;
+    GElf_Chdr ch;
+    struct stat st;
+    uint64_t size;
+
+    if (scn == NULL || gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS ||
+        fstat(fd, &st) != 0 || st.st_size <= 0)
+        return 0;
+    if ((sh.sh_flags & SHF_COMPRESSED) && gelf_getchdr(scn, &ch) != NULL)
+        return ch.ch_size / 10 > (uint64_t)st.st_size;
+    size = sh.sh_size;
+    return size > (uint64_t)st.st_size;
+}
+
+/* The .debug_line bytes (decompressed) for the BFD-style decoder. */
+static ps_dwlines *line_programs(Elf *elf, Elf_Scn *scn)
+{
+    GElf_Shdr sh;
+    Elf_Data *data;
+    int host_le = 1, swap;
+
+    if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS ||
+        ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) ||
+        (data = elf_getdata(scn, NULL)) == NULL || data->d_buf == NULL)
+        return NULL;
+    swap = (elf_getident(elf, NULL)[EI_DATA] == ELFDATA2LSB) != *(const char *)&host_le;
+    return ps_dwlines__new(data->d_buf, data->d_size, swap);
+}
+
+/* Open the DWARF of a file, once; a file that is missing, not ELF or has
+ * no .debug_line stays closed (perf runs no addr2line on it). */
+static void file_open(srcfile *f)
+{
+    Elf_Scn *scn;
+
+    if ((f->fd = ps_file__open_regular(f->path)) < 0)
+        return;
+    if ((f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)) != NULL &&
+        elf_kind(f->elf) == ELF_K_ELF)
+        f->no_dwarf = insane(f->fd, section(f->elf, ".debug_info")) ||
+                      insane(f->fd, section(f->elf, ".debug_abbrev"));
+    if (f->elf == NULL || elf_kind(f->elf) != ELF_K_ELF ||
+        (scn = section(f->elf, ".debug_line")) == NULL ||
+        (f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL)) == NULL ||
+        (f->lines = line_programs(f->elf, scn)) == NULL ||
+        (f->syms = ps_bfdsyms__new(f->elf)) == NULL ||
+        (f->funcs = ps_dwfuncs__new()) == NULL) {
+        ps_bfdsyms__free(f->syms);
+        f->syms = NULL;
+        ps_dwlines__free(f->lines);
+        f->lines = NULL;
+        if (f->dw != NULL)
+            dwarf_end(f->dw);
+        f->dw = NULL;
+        if (f->elf != NULL)
+            elf_end(f->elf);
+        f->elf = NULL;
+        close(f->fd);
+        f->fd = -1;
+    }
+}
+
+static int grow_buckets(ps_srcline *c)
+{
+    size_t i, n = c->nr_buckets ? c->nr_buckets * 2 : 64;
+    srcfile **b = calloc(n, sizeof(*b));
+
+    if (b == NULL)
+        return -1;
+    for (i = 0; i < c->nr_buckets; i++) {
+        srcfile *f, *next;
+
+        for (f = c->buckets[i]; f != NULL; f = next) {
+            size_t k = hash_bytes(f->path, UINT64_C(0xcbf29ce484222325)) & (n - 1);
+
+            next = f->next;
+            f->next = b[k];
+            b[k] = f;
+        }
+    }
+    free(c->buckets);
+    c->buckets = b;
+    c->nr_buckets = n;
+    return 0;
+}
+
+static srcfile *file_findnew(ps_srcline *c, const char *path)
+{
+    uint64_t h = hash_bytes(path, UINT64_C(0xcbf29ce484222325));
+    srcfile *f;
+
+    if (c->nr_buckets != 0)
+        for (f = c->buckets[h & (c->nr_buckets - 1)]; f != NULL; f = f->next)
+            if (strcmp(f->path, path) == 0)
+                return f;
+    if ((c->nr_files + 1) * 2 > c->nr_buckets && grow_buckets(c) < 0)
+        return NULL;
+    if ((f = calloc(1, sizeof(*f))) == NULL || (f->path = strdup(path)) == NULL) {
+        free(f);
+        return NULL;
+    }
+    f->fd = -1;
+    ps_u64map__init(&f->by_addr);
+    file_open(f);
+    f->next = c->buckets[h & (c->nr_buckets - 1)];
+    c->buckets[h & (c->nr_buckets - 1)] = f;
+    c->nr_files++;
+    return f;
+}
+
+static void file_free(srcfile *f)
+{
+    size_t i;
+
+    for (i = 0; i < f->nr; i++)
+        free((void *)f->answers[i].loc);
+    free(f->answers);
+    ps_u64map__free(&f->by_addr);
+    ps_dwlines__free(f->lines);
+    ps_bfdsyms__free(f->syms);
+    ps_dwfuncs__free(f->funcs);
+    if (f->dw != NULL)
+        dwarf_end(f->dw);
+    if (f->elf != NULL)
+        elf_end(f->elf);
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f->path);
+    free(f);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The answer cache of one file                                             */
+
+/* Keep an answer (taking its records) for addr. @return 0, -1 no memory */
+static int answer_keep(srcfile *f, uint64_t addr, const ps_srcinfo *info)
+{
+    if (f->nr == f->cap) {
+        size_t n = f->cap ? f->cap * 2 : 64;
+        ps_srcinfo *v = realloc(f->answers, n * sizeof(*v));
+
+        if (v == NULL)
+            return -1;
+        f->answers = v;
+        f->cap = n;
+    }
+    if (ps_u64map__put(&f->by_addr, addr, f->nr) < 0)
+        return -1;
+    f->answers[f->nr++] = *info;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* DWARF                                                                    */
+
+static int loc_push(loclist *l, const char *func, const char *file, unsigned line)
+{
+    if (l->nr == l->cap) {
+        size_t n = l->cap ? l->cap * 2 : 4;
+        ps_srcloc *v = realloc(l->v, n * sizeof(*v));
+
+        if (v == NULL)
+            return -1;
+        l->v = v;
+        l->cap = n;
+    }
+    l->v[l->nr].func = func;
+    l->v[l->nr].file = file;
+    l->v[l->nr].line = line;
+    l->nr++;
+    return 0;
+}
+
+static const char *attr_string(Dwarf_Die *die, unsigned name)
+{
+    Dwarf_Attribute a;
+
+    return dwarf_attr_integrate(die, name, &a) != NULL ? dwarf_formstring(&a) : NULL;
+}
+
+/* binutils' mangle_style() == 0: names in these languages are final. */
+static int plain_language(int lang)
+{
+    switch (lang) {
+    case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
+    case DW_LANG_Cobol74: case DW_LANG_Cobol85: case DW_LANG_Fortran77:
+    case DW_LANG_Fortran90: case DW_LANG_Fortran95: case DW_LANG_Fortran03:
+    case DW_LANG_Fortran08: case DW_LANG_Pascal83: case DW_LANG_PLI: case DW_LANG_UPC:
+    case 0x2c /* DW_LANG_C17 */: case DW_LANG_Mips_Assembler:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* binutils' name for a function: its linkage name, else its name;
+ * *linkage says whether that counts as a linkage name (a plain name does
+ * only in languages binutils does not demangle). */
+static const char *function_name(Dwarf_Die *cu, Dwarf_Die *die, int *linkage)
+{
+    const char *s;
+
+    *linkage = 1;
+    if ((s = attr_string(die, DW_AT_linkage_name)) != NULL ||
+        (s = attr_string(die, DW_AT_MIPS_linkage_name)) != NULL)
+        return s;
+    *linkage = plain_language(dwarf_srclang(cu));
+    return attr_string(die, DW_AT_name);
+}
+
+/* The innermost function's name as addr2line prints it: without a
+ * linkage name, the ELF symbol binutils finds for addr wins (and names
+ * the file when the line table did not). */
+static const char *innermost_name(srcfile *f, Dwarf_Die *cu, Dwarf_Die *die, uint64_t addr,
+                                  const char **file)
+{
+    int linkage;
+    const char *name = function_name(cu, die, &linkage), *sym, *sfile;
+
+    if (!linkage && (sym = ps_bfdsyms__find(f->syms, addr, &sfile)) != NULL) {
+        if (*file == NULL)
+            *file = sfile;
+        return sym;
+    }
+    return name;
+}
+
+/* Where an inlined instance was called from: DW_AT_call_file / _line. */
+static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, unsigned *line)
+{
+    Dwarf_Attribute a;
+    Dwarf_Word v;
+    Dwarf_Files *files;
+    size_t nfiles;
+
+    *file = NULL;
+    *line = 0;
+    if (dwarf_attr(inl, DW_AT_call_file, &a) != NULL && dwarf_formudata(&a, &v) == 0 &&
+        dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && v < nfiles)
+        *file = dwarf_filesrc(files, (size_t)v, NULL, NULL);
+    if (dwarf_attr(inl, DW_AT_call_line, &a) != NULL && dwarf_formudata(&a, &v) == 0 &&
+        v <= UINT32_MAX)
+        *line = (unsigned)v;
+}
+
+/* The line of addr in its CU, from the CU's line program as binutils
+ * decodes it; a file number past the table is binutils' "<unknown>".
+ * @return 1 found, 0 not, -1 out of memory */
+static int line_of(srcfile *f, Dwarf_Die *cu, uint64_t addr, const char **file, unsigned *line)
+{
+    Dwarf_Attribute a;
+    Dwarf_Word off;
+    Dwarf_Files *files;
+    uint64_t idx;
+    size_t nfiles;
+    int rc;
+
+    if (dwarf_attr(cu, DW_AT_stmt_list, &a) == NULL || dwarf_formudata(&a, &off) != 0)
+        return 0;
+    if ((rc = ps_dwlines__find(f->lines, off, addr, &idx, line)) <= 0)
+        return rc;
+    *file = "<unknown>";
+    if ((idx > 0 || ps_dwlines__version(f->lines, off) >= 5) &&
+        dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && idx < nfiles)
+        *file = dwarf_filesrc(files, (size_t)idx, NULL, NULL);
+    return 1;
+}
+
+/* The records addr2line prints for addr: the innermost function with the
+ * line, then, if it was inlined, each function around it with the place
+ * of the call. @return 0, -1 out of memory */
+static int answer(srcfile *f, uint64_t addr, loclist *out)
+{
+    Dwarf_Die cu, chain[256];
+    const char *file = NULL, *name;
+    unsigned line = 0;
+    long n = 0, i;
+    int row = 0, linkage;
+
+    if (!ps_bfdsyms__in_section(f->syms, addr))
+        return 0;
+    if (!f->no_dwarf && dwarf_addrdie(f->dw, addr, &cu) != NULL) {
+        if ((row = line_of(f, &cu, addr, &file, &line)) < 0 ||
+            (n = ps_dwfuncs__chain(f->funcs, &cu, addr, chain, PS_ARRAY_SIZE(chain))) < 0)
+            return -1;
+    }
+    if (n == 0) {
+        const char *sfile, *sym = ps_bfdsyms__find(f->syms, addr, &sfile);
+
+        return row || sym ? loc_push(out, sym, row ? file : sfile, line) : 0;
+    }
+    name = innermost_name(f, &cu, &chain[0], addr, &file);
+    if (loc_push(out, name, file, line) < 0)
+        return -1;
+    if (dwarf_tag(&chain[0]) != DW_TAG_inlined_subroutine)
+        return 0;
+    for (i = 1; i < n && out->nr <= MAX_INLINE_NEST; i++) {
+        call_site(&cu, &chain[i - 1], &file, &line);
+        if (loc_push(out, function_name(&cu, &chain[i], &linkage), file, line) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public                                                                   */
+
+int ps_srcline__new(ps_srcline **out)
+{
+    *out = calloc(1, sizeof(**out));
+    elf_version(EV_CURRENT);
+    return *out != NULL ? 0 : -1;
+}
+
+void ps_srcline__free(ps_srcline *c)
+{
+    size_t i;
+
+    if (c == NULL)
+        return;
+    for (i = 0; i < c->nr_buckets; i++) {
+        srcfile *f, *next;
+
+        for (f = c->buckets[i]; f != NULL; f = next) {
+            next = f->next;
+            file_free(f);
+        }
+    }
+    free(c->buckets);
+    free(c);
+}
+
+int ps_srcline__find(ps_srcline *c, const char *path, uint64_t addr, ps_srcinfo *out)
+{
+    srcfile *f;
+    uint64_t *idx;
+    loclist l = { NULL, 0, 0 };
+
+    out->loc = NULL;
+    out->nr = 0;
+    if ((f = file_findnew(c, path)) == NULL)
+        return -1;
+    if (f->dw == NULL)
+        return 0;
+    if ((idx = ps_u64map__get(&f->by_addr, addr)) != NULL) {
+        *out = f->answers[*idx];
+        return 0;
+    }
+    if (answer(f, addr, &l) < 0) {
+        free(l.v);
+        return -1;
+    }
+    out->loc = l.v;
+    out->nr = l.nr;
+    if (answer_keep(f, addr, out) < 0) {
+        free(l.v);
+        out->loc = NULL;
+        out->nr = 0;
+        return -1;
+    }
+    return 0;
+}

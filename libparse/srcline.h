@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * srcline.h - source lines and inline chains from DWARF, in process with
+ * elfutils libdw, answering what perf 6.1 learns by running
+ * `addr2line -e FILE -a -i -f` (binutils) on an ELF address: the function
+ * and file:line of the address, then, when that function was inlined, each
+ * caller it was inlined into with the file:line of the call.
+ *
+ * Layer: beside symbols.c (it opens the file symbols.c says perf would hand
+ * addr2line, with the same regular-file rule), below resolve.c and the
+ * emitters. Never prints; a file without .debug_line, unreadable or corrupt
+ * DWARF gives "nothing found", never an error.
+ *
+ * Caches: one libdw handle per file, opened on its first lookup and kept;
+ * one answer per (file, address), so a hot address costs one hash lookup.
+ *
+ * Ownership: every ps_srcinfo and string returned is Borrowed until
+ * ps_srcline__free().
+ */
+#ifndef PS_SRCLINE_H
+#define PS_SRCLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ps_srcline ps_srcline;
+
+/** One addr2line record. */
+typedef struct ps_srcloc {
+    const char *func;   /* raw name: DWARF's (linkage name first), or the
+                         * ELF symbol binutils picks; NULL: addr2line's "??" */
+    const char *file;   /* full path as DWARF has it; NULL: addr2line's "??" */
+    unsigned    line;   /* 0: addr2line's "?" */
+} ps_srcloc;
+
+/** addr2line's answer: nr == 0 when it prints "??:0" (nothing found). */
+typedef struct ps_srcinfo {
+    const ps_srcloc *loc;       /* innermost first, then the callers an
+                                 * inlined function was inlined into */
+    size_t           nr;
+} ps_srcinfo;
+
+/** @return 0, or -1 when out of memory. Owned: ps_srcline__free(). */
+int  ps_srcline__new(ps_srcline **out);
+/** Accepts NULL. */
+void ps_srcline__free(ps_srcline *c);
+
+/**
+ * addr2line -i -f on path at addr (an ELF virtual address, as objdump
+ * shows it).
+ * @return 0 with *out filled (nr may be 0), -1 when out of memory
+ */
+int  ps_srcline__find(ps_srcline *c, const char *path, uint64_t addr, ps_srcinfo *out);
+
+#endif /* PS_SRCLINE_H */
