@@ -29,7 +29,9 @@
  * the live map covering addr down that history: O(log n) per level, one
  * level per remap of addr after t. Memory: each map is referenced from at
  * most three `replaced` arrays, so O(threads + maps) in all (a forked
- * process copies its parent's live maps, as perf does).
+ * process copies its parent's live maps, as perf does). A user space also
+ * logs the maps put into it (`inserted`, one pointer each), because perf
+ * decides whether a process can be unwound at those insertions.
  *
  * Threads: an open-addressing table on tid (load <= 1/2) holds the newest
  * incarnation; older ones hang off `prev`. A lookup is O(1) expected plus
@@ -54,6 +56,8 @@
 struct ps_maps {
     ps_map **live;              /* owned array; sorted by start, non-overlapping */
     size_t   nr_live, cap_live;
+    const ps_map **inserted;    /* owned array: see ps_maps__inserted() */
+    size_t   nr_inserted, cap_inserted;
 };
 
 struct ps_machine {
@@ -206,6 +210,14 @@ static int maps_insert(ps_machine *m, ps_maps *s, ps_map *map)
     return 0;
 }
 
+/* Room for n more entries in s's insertion log, made before a map goes in
+ * so that logging it cannot fail. */
+static int log_reserve(ps_maps *s, size_t n)
+{
+    return ps_grow((void **)&s->inserted, &s->cap_inserted, s->nr_inserted + n,
+                   sizeof(*s->inserted));
+}
+
 /* A copy of parent's live maps into the new, empty space `to` (perf's
  * maps__copy_from). The copies share the (immutable) history arrays, so the
  * child sees its parent's past too. */
@@ -215,7 +227,8 @@ static int maps_copy(ps_machine *m, ps_maps *to, const ps_maps *from)
 
     if (to == from || to->nr_live != 0 || from->nr_live == 0)
         return 0;
-    if (ps_grow((void **)&to->live, &to->cap_live, from->nr_live, sizeof(*to->live)) < 0)
+    if (ps_grow((void **)&to->live, &to->cap_live, from->nr_live, sizeof(*to->live)) < 0 ||
+        log_reserve(to, from->nr_live) < 0)
         return -1;
     for (i = 0; i < from->nr_live; i++) {
         ps_map *c = map_clone(m, from->live[i]);
@@ -223,6 +236,7 @@ static int maps_copy(ps_machine *m, ps_maps *to, const ps_maps *from)
         if (c == NULL)
             return -1;
         to->live[to->nr_live++] = c;    /* same order: still sorted, disjoint */
+        to->inserted[to->nr_inserted++] = c;
     }
     return 0;
 }
@@ -462,12 +476,37 @@ static int map_kind(const char *f, int kernel, uint32_t flags)
     return PS_MAP_FILE;
 }
 
+/* Early MMAP2 producers wrote no prot/flags, and records.c then takes the
+ * name from where prot would be (raw + 64). perf 6.1 does not know that
+ * layout: its map gets prot/flags from the name's first 8 bytes and is
+ * named by the bytes after them (the sample_id trailer, usually) up to a
+ * NUL inside the record. The model takes perf's view, since the DSO perf
+ * makes of that name decides what it resolves and unwinds there.
+ * @return 1 when ev is such a record, with tmp's fields set as perf's */
+static int perf_early_mmap2(const ps_event *ev, ps_map *tmp, size_t *name_len)
+{
+    enum { PROT_OFF = 64, NAME_OFF = 72 };
+    const uint8_t *p = ev->raw;
+    const uint8_t *end;
+
+    if (p == NULL || (const uint8_t *)ev->u.mmap2.filename != p + PROT_OFF ||
+        ev->size < NAME_OFF)
+        return 0;
+    memcpy(&tmp->prot, p + PROT_OFF, sizeof(tmp->prot));
+    memcpy(&tmp->flags, p + PROT_OFF + 4, sizeof(tmp->flags));
+    tmp->filename = (const char *)p + NAME_OFF;
+    end = memchr(p + NAME_OFF, 0, (size_t)ev->size - NAME_OFF);
+    *name_len = end ? (size_t)(end - (p + NAME_OFF)) : (size_t)ev->size - NAME_OFF;
+    return 1;
+}
+
 static int on_mmap(ps_machine *m, const ps_event *ev, uint64_t t)
 {
     unsigned mode = ev->misc & PS_MISC_CPUMODE_MASK;
     int kernel = mode == PS_MISC_KERNEL || mode == PS_MISC_GUEST_KERNEL;
     ps_map tmp, *map;
     ps_maps *space;
+    size_t name_len = SIZE_MAX;
 
     memset(&tmp, 0, sizeof(tmp));
     if (ev->type == PERF_RECORD_MMAP2) {
@@ -483,6 +522,7 @@ static int on_mmap(ps_machine *m, const ps_event *ev, uint64_t t)
         tmp.has_build_id = r->has_build_id;
         tmp.build_id_size = r->build_id_size <= 20 ? r->build_id_size : 20;
         memcpy(tmp.build_id, r->build_id, sizeof(tmp.build_id));
+        perf_early_mmap2(ev, &tmp, &name_len);
     } else {
         const ps_record_mmap *r = &ev->u.mmap;
 
@@ -498,12 +538,13 @@ static int on_mmap(ps_machine *m, const ps_event *ev, uint64_t t)
     }
     if (tmp.filename == NULL)
         tmp.filename = "";
+    if (name_len == SIZE_MAX)
+        name_len = strlen(tmp.filename);
+    if ((tmp.filename = ps_arena__strndup(&m->arena, tmp.filename, name_len)) == NULL)
+        return -1;
     tmp.kind = map_kind(tmp.filename, kernel, tmp.flags);
     tmp.time_start = t;
     tmp.time_end = UINT64_MAX;
-    if ((tmp.filename = ps_arena__strndup(&m->arena, tmp.filename,
-                                           strlen(tmp.filename))) == NULL)
-        return -1;
     if (kernel) {
         space = m->kernel;
     } else {
@@ -513,11 +554,15 @@ static int on_mmap(ps_machine *m, const ps_event *ev, uint64_t t)
             return -1;
         space = th->maps;
     }
-    if ((map = map_clone(m, &tmp)) == NULL)
+    if ((map = map_clone(m, &tmp)) == NULL || (!kernel && log_reserve(space, 1) < 0))
         return -1;
     if (tmp.kind == PS_MAP_KERNEL && m->kernel_start == 0)
         m->kernel_start = tmp.start;
-    return maps_insert(m, space, map);
+    if (maps_insert(m, space, map) < 0)
+        return -1;
+    if (!kernel)                     /* only user spaces are unwound */
+        space->inserted[space->nr_inserted++] = map;
+    return 0;
 }
 
 /* KSYMBOL: register maps [addr, addr + len) of kernel text under the
@@ -589,8 +634,10 @@ void ps_machine__free(ps_machine *m)
         for (th = m->slots[i]; th != NULL; th = th->prev)
             free(th->comms);
     }
-    for (i = 0; i < m->nr_spaces; i++)
+    for (i = 0; i < m->nr_spaces; i++) {
         free(m->spaces[i]->live);
+        free(m->spaces[i]->inserted);
+    }
     free(m->spaces);
     free(m->slots);
     ps_arena__free(&m->arena);
@@ -659,14 +706,25 @@ const char *ps_thread__comm(const ps_thread *th, uint64_t t)
     return ps_thread__comm_at(th, t)->comm;
 }
 
-const ps_map *ps_machine__find_user_map(const ps_machine *m, uint32_t pid, uint32_t tid,
-                                        uint64_t t, uint64_t addr)
+const ps_maps *ps_machine__user_maps(const ps_machine *m, uint32_t pid, uint32_t tid,
+                                     uint64_t t)
 {
     const ps_thread *th = ps_machine__thread(m, pid, tid, t);
 
     if (th == NULL && pid != PS_NONE)
         th = ps_machine__thread(m, pid, pid, t);
-    return th ? maps_find(th->maps, t, addr) : NULL;
+    return th ? th->maps : NULL;
+}
+
+const ps_map *ps_machine__find_user_map(const ps_machine *m, uint32_t pid, uint32_t tid,
+                                        uint64_t t, uint64_t addr)
+{
+    return maps_find(ps_machine__user_maps(m, pid, tid, t), t, addr);
+}
+
+const ps_map *ps_maps__inserted(const ps_maps *s, size_t i)
+{
+    return s != NULL && i < s->nr_inserted ? s->inserted[i] : NULL;
 }
 
 const ps_map *ps_machine__find_kernel_map(const ps_machine *m, uint64_t t, uint64_t addr)

@@ -121,6 +121,21 @@ const char *ps_thread__comm(const ps_thread *th, uint64_t t);
  */
 const ps_map *ps_machine__find_map(const ps_machine *m, uint32_t pid, uint32_t tid,
                                    uint64_t t, uint64_t addr);
+/**
+ * The address space ps_machine__find_user_map() looks in for (pid, tid) at
+ * time t: the thread's, or for an unknown tid that of pid's leader.
+ * @return it (Borrowed until ps_machine__free()), or NULL when neither is known
+ */
+const ps_maps *ps_machine__user_maps(const ps_machine *m, uint32_t pid, uint32_t tid,
+                                     uint64_t t);
+/**
+ * The maps put into user space s, in delivery order: one per MMAP/MMAP2
+ * record and, for a forked process, one per map copied from its parent;
+ * not the pieces a later map's split leaves. These are the insertions at
+ * which perf prepares a process for unwinding (see unwind.c).
+ * @return the i-th, or NULL when i is past the last (or s is NULL)
+ */
+const ps_map *ps_maps__inserted(const ps_maps *s, size_t i);
 /** Only the user space of (pid, tid); NULL when unknown or unmapped. */
 const ps_map *ps_machine__find_user_map(const ps_machine *m, uint32_t pid, uint32_t tid,
                                         uint64_t t, uint64_t addr);

@@ -68,7 +68,7 @@ int ps_resolver__new(ps_resolver **out, const ps_symbols_opts *opts,
         return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "resolve: out of memory");
     if (ps_machine__new(&r->machine, err) < 0 ||
         ps_symbols__new(&r->symbols, opts, feat, err) < 0 ||
-        ps_unwinder__new(&r->unwinder, r->machine, feat, opts ? opts->symfs : NULL, err) < 0 ||
+        ps_unwinder__new(&r->unwinder, r->machine, feat, r->symbols, err) < 0 ||
         idle_thread(r, err) < 0) {
         ps_resolver__free(r);
         return PS_ENOMEM;
@@ -235,6 +235,7 @@ size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp, uint64_t bra
     size_t n = 0;
     uint64_t i;
 
+    ps_unwinder__note_sample(r->unwinder, smp);
     if ((branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
         (smp->sample_type & PERF_SAMPLE_BRANCH_STACK)) {
         int used;

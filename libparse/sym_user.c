@@ -30,7 +30,8 @@ enum cand {
 
 /* dso__build_id_filename(): $cache/.build-id/xx/rest when that is a file
  * (old layout), else that directory + "elf", "debug" or "vdso". */
-static int cache_path(const ps_symbols *s, const ps_loadctx *x, int debug, char *buf, size_t size)
+int ps_user__cache_path(const ps_symbols *s, const ps_loadctx *x, int debug, char *buf,
+                        size_t size)
 {
     char hex[2 * PS_BUILD_ID_MAX + 1], link[PS_PATH_MAX];
 
@@ -112,8 +113,8 @@ static int cand_path(const ps_symbols *s, const ps_loadctx *x, int type, char *b
 
     switch (type) {
     case C_DEBUGLINK:     return debuglink_path(s, x, buf, size);
-    case C_CACHE:         return cache_path(s, x, 0, buf, size);
-    case C_CACHE_DEBUG:   return cache_path(s, x, 1, buf, size);
+    case C_CACHE:         return ps_user__cache_path(s, x, 0, buf, size);
+    case C_CACHE_DEBUG:   return ps_user__cache_path(s, x, 1, buf, size);
     case C_BUILDID_DEBUG: return buildid_debug_path(s, x, buf, size);
     case C_OPENEMBEDDED:  return openembedded_path(s, x, buf, size);
     case C_MIXEDUP_UBUNTU:

@@ -15,6 +15,10 @@
 
 #define PS_VDSO_IMAGE "\001vdso"        /* long name of this process's vdso image */
 
+/** The build-id cache entry of x (which must have a build-id): elf,
+ *  debug or vdso. @return 0 with the path in buf, or -1 */
+int ps_user__cache_path(const ps_symbols *s, const ps_loadctx *x, int debug, char *buf,
+                        size_t size);
 /** A file's symbols into t; x names the file and what build-id it must
  *  have (none: the file's own, read from the path without --symfs). */
 void ps_user__load_file(ps_symbols *s, ps_symtree *t, ps_loadctx *x);

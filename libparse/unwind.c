@@ -18,7 +18,15 @@
  *    check drops the last word), anything else the mapped file's bytes at
  *    addr - map start + pgoff; nothing else is readable.
  *  - CFI comes from the mapped files themselves (perf reads .eh_frame_hdr
- *    of the file, never a separate debug file).
+ *    of the file, never a separate debug file). "The file" is the one
+ *    perf's dso__data_open() finds: the build-id cache entry when the DSO
+ *    has a build-id, else the path under --symfs (dso_file()).
+ *  - A process is unwound only once perf gave its maps an unwinder, which
+ *    happens when a map goes in whose file the capture's arch takes (on
+ *    x86: a readable 64-bit ELF; gate_open()). Until then its samples get
+ *    no user part at all. aarch64 captures are the exception, on purpose:
+ *    Debian's perf 6.1 has no arm64 libunwind and unwinds none of them,
+ *    perfsift unwinds them all.
  *
  * Modules: libdwfl finds the module of each pc itself, without asking, so
  * before a sample is unwound every stack word and register that points
@@ -35,10 +43,14 @@
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
 #include <gelf.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/utsname.h>
 #include <unistd.h>
-#include "sym_io.h"
+#include "sym_user.h"
 #include "unwind.h"
 
 #define NR_SPACES 8             /* processes kept unwound-ready at once */
@@ -106,10 +118,48 @@ struct ctx {
     size_t                   nr, max;
 };
 
+/* A chained hash table of nodes that live in the unwinder's arena. */
+struct node {
+    struct node *next;
+    uint64_t     hash;
+};
+
+struct table {
+    struct node **buckets;      /* owned array */
+    size_t        nr_buckets, nr;
+};
+
+/* The file perf reads a DSO's bytes from (dso__data_open), and its type. */
+struct dso_file {
+    struct node  node;
+    const char  *name;          /* Borrowed: the machine's */
+    int          kind;          /* PS_MAP_FILE or PS_MAP_VDSO */
+    int          has_bid;
+    uint8_t      bid[PS_BUILD_ID_MAX];
+    size_t       bid_size;
+    const char  *path;          /* arena; NULL: no regular file */
+    int          type;          /* enum dso_type */
+};
+
+/* Whether perf unwinds a process (see gate_open()). */
+struct gate {
+    struct node    node;
+    const ps_maps *maps;
+    size_t         checked;     /* ps_maps__inserted() entries looked at */
+    int            open;        /* a map gave the process perf's unwinder ... */
+    uint64_t       since;       /* ... at this time (its time_start) */
+};
+
 struct ps_unwinder {
     const ps_machine  *m;
     const ps_features *feat;
-    char              *symfs;   /* owned; "" when none */
+    const ps_symbols  *syms;    /* Borrowed; NULL: no build-id cache */
+    const char        *symfs;   /* Borrowed; "" when none */
+    ps_arena           arena;   /* dso_file and gate nodes, paths */
+    struct table       files, gates;
+    char               host_arch[65];   /* uname -m, for captures without HEADER_ARCH */
+    int                seen_sample;
+    uint64_t           first_sample;    /* time of the first sample asked about */
     struct space       spaces[NR_SPACES];
     uint64_t           clock;
     uint64_t          *pcs;     /* owned: frame scratch */
@@ -153,6 +203,262 @@ static const struct regs_arch *capture_arch(const ps_unwinder *u)
 }
 
 /* ------------------------------------------------------------------------ */
+/* DSO files, and which processes perf unwinds                              */
+
+/* perf's enum dso_type: what dso__type() makes of a DSO's file. */
+enum dso_type { DSO_TYPE_UNKNOWN, DSO_TYPE_64BIT, DSO_TYPE_32BIT, DSO_TYPE_X32BIT };
+
+#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+
+static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
+{
+    const uint8_t *b = p;
+
+    while (n-- > 0)
+        h = (h ^ *b++) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+typedef int (*match_fn)(const struct node *n, const void *key);
+
+static struct node *table_find(const struct table *t, uint64_t hash, match_fn match,
+                               const void *key)
+{
+    struct node *n = NULL;
+
+    if (t->nr_buckets != 0)
+        for (n = t->buckets[hash & (t->nr_buckets - 1)]; n != NULL; n = n->next)
+            if (n->hash == hash && match(n, key))
+                break;
+    return n;
+}
+
+/* Add n (its hash set); buckets double at one node each. @return 0 or -1 */
+static int table_add(struct table *t, struct node *n)
+{
+    if (t->nr >= t->nr_buckets) {
+        size_t nb = t->nr_buckets ? t->nr_buckets * 2 : 64, i;
+        struct node **b = calloc(nb, sizeof(*b));
+
+        if (b == NULL)
+            return -1;
+        for (i = 0; i < t->nr_buckets; i++) {
+            while (t->buckets[i] != NULL) {
+                struct node *m = t->buckets[i];
+
+                t->buckets[i] = m->next;
+                m->next = b[m->hash & (nb - 1)];
+                b[m->hash & (nb - 1)] = m;
+            }
+        }
+        free(t->buckets);
+        t->buckets = b;
+        t->nr_buckets = nb;
+    }
+    n->next = t->buckets[n->hash & (t->nr_buckets - 1)];
+    t->buckets[n->hash & (t->nr_buckets - 1)] = n;
+    t->nr++;
+    return 0;
+}
+
+/* dso__type_fd(): the ELF class; a 32-bit x86-64 file is x32. */
+static int elf_type(Elf *elf)
+{
+    GElf_Ehdr eh;
+
+    if (elf == NULL || elf_kind(elf) != ELF_K_ELF)
+        return DSO_TYPE_UNKNOWN;
+    if (gelf_getclass(elf) == ELFCLASS64)
+        return DSO_TYPE_64BIT;
+    if (gelf_getehdr(elf, &eh) == NULL)
+        return DSO_TYPE_UNKNOWN;
+    return eh.e_machine == EM_X86_64 ? DSO_TYPE_X32BIT : DSO_TYPE_32BIT;
+}
+
+/* perf's [vdso] DSO, unless the BUILD_ID feature names it, is a copy of
+ * perf's own vdso; this process's stands in for it, as in sym_user.c. */
+static int own_vdso_type(void)
+{
+    const unsigned char *img = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+    uint16_t machine;
+
+    if (img == NULL || memcmp(img, ELFMAG, SELFMAG) != 0)
+        return DSO_TYPE_UNKNOWN;
+    if (img[EI_CLASS] == ELFCLASS64)
+        return DSO_TYPE_64BIT;
+    if (img[EI_CLASS] != ELFCLASS32)
+        return DSO_TYPE_UNKNOWN;
+    memcpy(&machine, img + offsetof(Elf32_Ehdr, e_machine), sizeof(machine));
+    return machine == EM_X86_64 ? DSO_TYPE_X32BIT : DSO_TYPE_32BIT;
+}
+
+static int file_matches(const struct node *n, const void *key)
+{
+    const struct dso_file *f = (const struct dso_file *)n, *k = key;
+
+    return f->kind == k->kind && f->has_bid == k->has_bid && f->bid_size == k->bid_size &&
+           memcmp(f->bid, k->bid, k->bid_size) == 0 && strcmp(f->name, k->name) == 0;
+}
+
+/* The path and type of the file dso__data_open() reads for map's DSO (a
+ * file or [vdso] map, named and build-id'd as symbols.c does): the
+ * build-id cache entry when the DSO has a build-id, then the file under
+ * --symfs; regular files only. An own [vdso] is perf's temp copy, which
+ * --symfs hides. Looked for once per DSO.
+ * @return the entry, or NULL when out of memory */
+static const struct dso_file *dso_file(ps_unwinder *u, const ps_map *map)
+{
+    const ps_feat_build_id *e = NULL;
+    char path[PS_PATH_MAX];
+    struct dso_file k, *f;
+    ps_loadctx x;
+    int own = 0, found = 0, fd;
+
+    memset(&k, 0, sizeof(k));
+    k.name = map->filename;
+    k.kind = map->kind;
+    if (map->kind == PS_MAP_VDSO) {
+        e = ps_build_id__header_entry(u->feat, map->filename);
+        own = e == NULL && strcmp(map->filename, "[vdso]") == 0;
+    }
+    k.has_bid = ps_build_id__expected(k.bid, &k.bid_size, u->feat, e ? NULL : map,
+                                      map->filename);
+    k.node.hash = hash_bytes(k.bid, k.bid_size,
+                             hash_bytes(k.name, strlen(k.name), FNV_OFFSET ^ (uint64_t)k.kind));
+    if ((f = (struct dso_file *)table_find(&u->files, k.node.hash, file_matches, &k)) != NULL)
+        return f;
+    if ((f = ps_arena__alloc(&u->arena, sizeof(*f))) == NULL)
+        return NULL;
+    *f = k;
+    f->type = DSO_TYPE_UNKNOWN;
+    memset(&x, 0, sizeof(x));
+    x.long_name = map->filename;
+    x.is_vdso = map->kind == PS_MAP_VDSO;
+    x.has_bid = k.has_bid;
+    memcpy(x.bid, k.bid, sizeof(x.bid));
+    x.bid_size = k.bid_size;
+    if (u->syms != NULL && x.has_bid)
+        found = ps_user__cache_path(u->syms, &x, 0, path, sizeof(path)) == 0 &&
+                ps_file__is_regular(path);
+    if (!found && own)
+        f->type = u->symfs[0] ? DSO_TYPE_UNKNOWN : own_vdso_type();
+    else if (!found)
+        found = ps_path__join(path, sizeof(path), u->symfs, map->filename) == 0 &&
+                ps_file__is_regular(path);
+    if (found && (f->path = ps_arena__strndup(&u->arena, path, strlen(path))) != NULL &&
+        (fd = ps_file__open_regular(path)) >= 0) {
+        Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+
+        f->type = elf_type(elf);
+        elf_end(elf);
+        close(fd);
+    }
+    table_add(&u->files, &f->node);     /* uncached on failure: found again */
+    return f;
+}
+
+/*
+ * perf's unwind__prepare_access(), run each time a map goes into a
+ * process's maps (MMAP records, a fork's copies): the first map whose DSO
+ * type the capture's arch takes gives the process its unwinder, for good.
+ * Until then perf unwinds nothing there: the user part of a call chain is
+ * empty, not even the sample ip.
+ */
+enum gate_rule {
+    GATE_ALWAYS,    /* any map, file or not */
+    GATE_64BIT,     /* x86: a 64-bit DSO (Debian's perf has no x86_32 libunwind,
+                     * so a 32-bit one is "not supported" and the next map tries) */
+    GATE_KNOWN,     /* other arches: any DSO of a known type (perf's arm also
+                     * refuses 64-bit ones; no arm32 register table here anyway) */
+};
+
+/* The rule for an arch as uname -m names it (HEADER_ARCH holds that). */
+static int arch_rule(const char *a)
+{
+    /* perf_env__arch()'s "x86": x86_64 and i?86 */
+    if (strcmp(a, "x86_64") == 0 || (strlen(a) >= 4 && a[0] == 'i' && a[2] == '8' && a[3] == '6'))
+        return GATE_64BIT;
+    /* Debian's perf 6.1 has no arm64 libunwind and never unwinds arm64
+     * captures; perfsift does, with its aarch64 table (a perf limitation
+     * deliberately not copied) */
+    if (strncmp(a, "aarch64", 7) == 0 || strncmp(a, "arm64", 5) == 0)
+        return GATE_ALWAYS;
+    return GATE_KNOWN;
+}
+
+/*
+ * Without HEADER_ARCH perf's env has no arch, and a map put in then gives
+ * its process an unwinder without a look. Processing the first sample
+ * fills the arch in from uname() of the machine perf runs on (seen with
+ * perf 6.1: pipe captures without the ARCH feature, maps timed before or
+ * after the first sample); from then on that arch's rule applies.
+ */
+static int arch_unknown(const ps_features *feat)
+{
+    return feat == NULL || !ps_features_has(feat, PS_HEADER_ARCH) || feat->arch == NULL;
+}
+
+static int gate_matches(const struct node *n, const void *key)
+{
+    return ((const struct gate *)n)->maps == key;
+}
+
+static struct gate *gate_get(ps_unwinder *u, const ps_maps *s)
+{
+    uint64_t h = hash_bytes(&s, sizeof(s), FNV_OFFSET);
+    struct gate *g = (struct gate *)table_find(&u->gates, h, gate_matches, s);
+
+    if (g != NULL)
+        return g;
+    if ((g = ps_arena__alloc(&u->arena, sizeof(*g))) == NULL)
+        return NULL;
+    memset(g, 0, sizeof(*g));
+    g->node.hash = h;
+    g->maps = s;
+    return table_add(&u->gates, &g->node) == 0 ? g : NULL;
+}
+
+/* 1 when map, put into a process's maps, gives it perf's unwinder. */
+static int gate_opens(ps_unwinder *u, const ps_map *map, int unknown, int rule)
+{
+    const struct dso_file *f;
+
+    if ((unknown && map->time_start <= u->first_sample) || rule == GATE_ALWAYS)
+        return 1;
+    /* other maps are no files ("//anon" is perf's /tmp/perf-PID.map, text) */
+    if ((map->kind != PS_MAP_FILE && map->kind != PS_MAP_VDSO) ||
+        (f = dso_file(u, map)) == NULL)
+        return 0;
+    return rule == GATE_64BIT ? f->type == DSO_TYPE_64BIT : f->type != DSO_TYPE_UNKNOWN;
+}
+
+/* 1 when perf has an unwinder for the process whose maps are s, as of
+ * time t. The maps put in are checked once each, in delivery order. */
+static int gate_open(ps_unwinder *u, const ps_maps *s, uint64_t t)
+{
+    int unknown = arch_unknown(u->feat);
+    int rule = arch_rule(unknown ? u->host_arch : u->feat->arch);
+    const ps_map *map;
+    struct gate *g;
+
+    if (!unknown && rule == GATE_ALWAYS)
+        return 1;
+    if (s == NULL)
+        return 0;               /* a thread without maps: perf's are empty too */
+    if ((g = gate_get(u, s)) == NULL)
+        return 1;               /* out of memory: unwind as if perf could */
+    while (!g->open && (map = ps_maps__inserted(s, g->checked)) != NULL &&
+           map->time_start <= t) {
+        g->checked++;
+        if (gate_opens(u, map, unknown, rule)) {
+            g->open = 1;
+            g->since = map->time_start;
+        }
+    }
+    return g->open && g->since <= t;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Memory and registers for libdwfl                                          */
 
 /* A word of the file mapped at addr, as perf's access_dso_mem(). */
@@ -160,14 +466,13 @@ static int file_word(const struct ctx *c, uint64_t addr, uint64_t *out)
 {
     const ps_map *map = ps_machine__find_user_map(c->u->m, c->smp->pid, c->smp->tid,
                                                   c->t, addr);
-    char path[PS_PATH_MAX];
+    const struct dso_file *f;
     uint8_t b[8];
     ssize_t n;
     int fd;
 
-    if (map == NULL || map->kind != PS_MAP_FILE ||
-        ps_path__join(path, sizeof(path), c->u->symfs, map->filename) < 0 ||
-        (fd = ps_file__open_regular(path)) < 0)
+    if (map == NULL || map->kind != PS_MAP_FILE || (f = dso_file(c->u, map)) == NULL ||
+        f->path == NULL || (fd = ps_file__open_regular(f->path)) < 0)
         return -1;
     n = pread(fd, b, sizeof(b), (off_t)ps_map__rel(map, addr));
     close(fd);
@@ -339,7 +644,7 @@ static uint64_t load_bias(Elf *elf, const ps_map *map)
 static void report_file(ps_unwinder *u, struct space *sp, const ps_map *map)
 {
     struct module *md = mod_add(sp);
-    char path[PS_PATH_MAX];
+    const struct dso_file *f = dso_file(u, map);
     Dwfl_Module *mod = NULL;
     int fd = -1;
 
@@ -350,15 +655,14 @@ static void report_file(ps_unwinder *u, struct space *sp, const ps_map *map)
     md->lo = map->start;
     md->hi = map->end;
     md->failed = 1;
-    if (ps_path__join(path, sizeof(path), u->symfs, map->filename) == 0 &&
-        (fd = ps_file__open_regular(path)) >= 0) {
+    if (f != NULL && f->path != NULL && (fd = ps_file__open_regular(f->path)) >= 0) {
         Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 
         if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
             md->bias = load_bias(elf, map);
             elf_end(elf);
             /* the module owns fd once reported */
-            mod = dwfl_report_elf(sp->dwfl, map->filename, path, fd, md->bias, false);
+            mod = dwfl_report_elf(sp->dwfl, map->filename, f->path, fd, md->bias, false);
         } else if (elf != NULL) {
             elf_end(elf);
         }
@@ -533,6 +837,14 @@ static int scratch_reserve(ps_unwinder *u, size_t n)
     return 0;
 }
 
+void ps_unwinder__note_sample(ps_unwinder *u, const ps_sample *smp)
+{
+    if (!u->seen_sample) {      /* the sample that gives perf its arch (arch_unknown()) */
+        u->seen_sample = 1;
+        u->first_sample = smp->time;
+    }
+}
+
 size_t ps_unwinder__user(ps_unwinder *u, const ps_sample *smp, uint64_t t,
                          uint64_t *ips, size_t max)
 {
@@ -542,7 +854,9 @@ size_t ps_unwinder__user(ps_unwinder *u, const ps_sample *smp, uint64_t t,
     uint64_t ip, dyn;
     size_t i, n = 0;
 
-    if (max == 0 || !ps_unwind__wanted(smp))
+    ps_unwinder__note_sample(u, smp);
+    if (max == 0 || !ps_unwind__wanted(smp) ||
+        !gate_open(u, ps_machine__user_maps(u->m, smp->pid, smp->tid, t), t))
         return 0;
     memset(&c, 0, sizeof(c));
     c.u = u;
@@ -597,17 +911,21 @@ first_only:
 }
 
 int ps_unwinder__new(ps_unwinder **out, const ps_machine *m, const ps_features *feat,
-                     const char *symfs, ps_error *err)
+                     const ps_symbols *syms, ps_error *err)
 {
     ps_unwinder *u = calloc(1, sizeof(*u));
+    struct utsname uts;
 
     *out = NULL;
-    if (u == NULL || (u->symfs = strdup(symfs != NULL ? symfs : "")) == NULL) {
-        free(u);
+    if (u == NULL)
         return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "unwind: out of memory");
-    }
+    ps_arena__init(&u->arena);
     u->m = m;
     u->feat = feat;
+    u->syms = syms;
+    u->symfs = syms != NULL ? syms->symfs : "";
+    if (uname(&uts) == 0)
+        snprintf(u->host_arch, sizeof(u->host_arch), "%s", uts.machine);
     elf_version(EV_CURRENT);
     *out = u;
     return PS_OK;
@@ -626,6 +944,8 @@ void ps_unwinder__free(ps_unwinder *u)
     }
     free(u->pcs);
     free(u->act);
-    free(u->symfs);
+    free(u->files.buckets);
+    free(u->gates.buckets);
+    ps_arena__free(&u->arena);
     free(u);
 }

@@ -1,10 +1,17 @@
 #!/bin/bash
-# unwind.sh - DWARF call chains (issue 4, in progress): the user frames
-# perfsift unwinds from the captured registers and stack have the same
-# addresses as perf's. perf also expands inlined callers of each frame (one
-# more line with the same address, marked "(inlined)"), which perfsift does not do
-# yet, so addresses are compared with repeated lines squeezed (uniq) on
-# both sides; testdata/PERF-DIFFERENCES.md says where this stands.
+# unwind.sh - DWARF call chains (issue 4, in progress).
+#  1. The user frames perfsift unwinds from the captured registers and
+#     stack have the same addresses as perf's. perf also expands inlined
+#     callers of each frame (one more line with the same address, marked
+#     "(inlined)"), which perfsift does not do yet, so addresses are compared
+#     with repeated lines squeezed (uniq) on both sides;
+#     testdata/PERF-DIFFERENCES.md says where this stands.
+#  2. Which processes perf unwinds at all (libparse/unwind.c, gate_open()):
+#     the external dwarf captures, whose programs are not on this machine,
+#     print byte for byte what perf prints, with and without a --symfs that
+#     hides every file (and perf's own [vdso]); so do pipe copies of
+#     cpp-recursion.perf.data without the ARCH feature, whose maps come
+#     before or after the first sample.
 source "$(dirname "$0")/lib.sh"
 require_perf
 cp -rn "$SHARED/corpus/symfs/." / 2>/dev/null
@@ -18,5 +25,74 @@ if [ "$frames" -gt 200 ] && cmp -s "$TMPD/perf.txt" "$TMPD/ours.txt"; then
 else
     fail "unwind cpuhog-dwarf.data: $(diff "$TMPD/perf.txt" "$TMPD/ours.txt" | grep -c '^>') of $frames frames differ"
     diff "$TMPD/perf.txt" "$TMPD/ours.txt" | head -6
+fi
+
+# same NAME FILE [OPTIONS...]: perf script and perfsift script print the same
+same() {
+    local name=$1 f=$2
+    shift 2
+    perf_run script "$@" -i "$f" > "$TMPD/perf.txt" 2>/dev/null
+    env -i PATH="$PATH" HOME="$TMPD/home" "$PERFSIFT" script -q "$@" "$f" \
+        > "$TMPD/ours.txt" 2>/dev/null
+    if [ -s "$TMPD/perf.txt" ] && cmp -s "$TMPD/perf.txt" "$TMPD/ours.txt"; then
+        pass "unwind $name: $(wc -l < "$TMPD/perf.txt") lines equal perf's"
+    else
+        fail "unwind $name: $(diff "$TMPD/perf.txt" "$TMPD/ours.txt" | grep -c '^[<>]') lines differ"
+        diff "$TMPD/perf.txt" "$TMPD/ours.txt" | head -6
+    fi
+}
+
+E="$SHARED/external"
+for f in hotspot/cpp-recursion.perf.data hotspot/cpp-recursion.perf.data.old \
+         hotspot/perf.data.true.v2 perfparser/vector_static_clang.perf.data \
+         perfparser/vector_static_gcc.perf.data perfparser/contentsize.data \
+         perfparser/fork_static_gcc.perf.data.zstd \
+         perfparser/parallel_static_gcc.perf.data.zstd \
+         perfparser/vector_static_gcc.perf.data.zstd; do
+    [ -e "$E/$f" ] || { fail "unwind $f: capture missing"; continue; }
+    same "$(basename "$f")" "$E/$f"
+    same "$(basename "$f") --symfs" "$E/$f" --symfs "$TMPD/nothing"
+done
+
+# Pipe copies without HEADER_ARCH (and without the [vdso] map, which perf
+# would open): perf sets up a process at its first map until the first
+# sample; then it takes this machine's arch and wants a 64-bit file.
+if perf_run inject -i "$E/hotspot/cpp-recursion.perf.data" -o - > "$TMPD/cr.pipe" 2>/dev/null &&
+   python3 - "$TMPD/cr.pipe" "$TMPD/cr" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+
+def records():
+    off = 16
+    while off + 8 <= len(d):
+        typ, misc, size = struct.unpack_from('<IHH', d, off)
+        if size == 0:
+            break
+        yield typ, bytearray(d[off:off + size])
+        off += size
+
+def write(name, early_sample):
+    out, first_map, moved = bytearray(d[:16]), None, False
+    recs = [(t, r) for t, r in records()
+            if not (t == 80 and struct.unpack_from('<Q', r, 8)[0] == 6)      # ARCH
+            and not (t == 10 and r[72:].split(b'\0')[0] == b'[vdso]')]
+    for t, r in recs:
+        if t == 10 and first_map is None:
+            first_map = struct.unpack_from('<Q', r, len(r) - 8)[0]     # sample_id time
+    for t, r in recs:
+        if t == 9 and early_sample and not moved:   # the first sample, before the maps
+            struct.pack_into('<Q', r, 24, first_map - 1000)
+            moved = True
+        out += r
+    open(name, 'wb').write(out)
+
+write(sys.argv[2] + '-noarch.pipe', False)
+write(sys.argv[2] + '-noarch-late.pipe', True)
+PY
+then
+    same "pipe without ARCH, maps first" "$TMPD/cr-noarch.pipe"
+    same "pipe without ARCH, a sample first" "$TMPD/cr-noarch-late.pipe"
+else
+    fail "unwind pipe without ARCH: could not make the captures"
 fi
 finish
