@@ -70,7 +70,8 @@ INPUT_USAGE
 
 enum {
     OPT_NS = 3000, OPT_MAX_STACK, OPT_COMMS, OPT_PIDS, OPT_TIDS, OPT_TIME,
-    OPT_SYMFS, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_RELTIME, OPT_DELTATIME, OPT_SHOW_BASE
+    OPT_SYMFS, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_RELTIME, OPT_DELTATIME, OPT_INLINE,
+    OPT_NO_INLINE, OPT_SHOW_BASE
 };
 
 static const struct option long_opts[] = {
@@ -99,6 +100,8 @@ static const struct option long_opts[] = {
     { "symfs", required_argument, NULL, OPT_SYMFS },
     { "kallsyms", required_argument, NULL, OPT_KALLSYMS },
     { "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+    { "inline", no_argument, NULL, OPT_INLINE },
+    { "no-inline", no_argument, NULL, OPT_NO_INLINE },
     { "help", no_argument, NULL, 'h' },
     INPUT_LONG_OPTS,
     { NULL, 0, NULL, 0 }
@@ -126,8 +129,8 @@ typedef struct script {
     int           name_width;    /* perf's evlist__max_name_len, set at first use */
     int           pipe;
     int           has_stat;
-    ps_frame     *frames;
-    size_t        cap_frames;
+    int           no_inline;    /* --no-inline */
+    char          srcline[4096 + 32];
     read_split    reads;         /* PERF_SAMPLE_READ: last value per id */
     linebuf       lb;            /* the line being built */
     char          tbuf[32];      /* scratch for the time column */
@@ -553,6 +556,18 @@ static void print_sym(script *sc, const ps_frame *f, int with_off)
     }
 }
 
+/* "\n  file:line" under a frame (perf's map__fprintf_srcline), nothing
+ * when it has no map. */
+static void print_srcline(script *sc, const ps_frame *f)
+{
+    const char *s = ps_resolver__srcline(sc->res, f, sc->srcline, sizeof(sc->srcline));
+
+    if (s != NULL) {
+        lb_mem(&sc->lb, "\n  ", 3);
+        lb_puts(&sc->lb, s);
+    }
+}
+
 static void print_frame(script *sc, const script_output *o, const ps_frame *f)
 {
     /* user DSOs show the file-relative address, kernel ones the real one */
@@ -565,24 +580,23 @@ static void print_frame(script *sc, const script_output *o, const ps_frame *f)
     }
     if (o->fields & F_SYM) {
         lb_putc(&sc->lb, ' ');
-        print_sym(sc, f, (o->fields & F_SYMOFF) != 0);
+        if (f->inl != NULL) {       /* an inlined function: its name, the offset as is */
+            lb_puts(&sc->lb, f->inl);
+            if (o->fields & F_SYMOFF) {
+                lb_mem(&sc->lb, "+0x", 3);
+                lb_hex(&sc->lb, f->r.symoff, 0);
+            }
+        } else {
+            print_sym(sc, f, (o->fields & F_SYMOFF) != 0);
+        }
     }
-    if (o->fields & F_DSO)
+    if ((o->fields & F_DSO) && f->inl == NULL)
         print_dso(sc, f->r.dso);
+    if (o->fields & F_SRCLINE)
+        print_srcline(sc, f);
+    if (f->inl != NULL)
+        lb_mem(&sc->lb, " (inlined)", 10);
     lb_putc(&sc->lb, '\n');
-}
-
-static int frames_reserve(script *sc, size_t n)
-{
-    ps_frame *v;
-
-    if (n <= sc->cap_frames)
-        return 0;
-    if ((v = realloc(sc->frames, n * sizeof(*v))) == NULL)
-        return -1;
-    sc->frames = v;
-    sc->cap_frames = n;
-    return 0;
 }
 
 /* The ip part: a call chain (one line per frame) or "ip sym+off (dso)". */
@@ -592,15 +606,14 @@ static int print_ip(script *sc, const script_output *o, const ps_event *ev)
     ps_frame one;
 
     if (sc->cfg.use_callchain && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+        const ps_frame *frames;
         size_t i, n;
 
-        if (frames_reserve(sc, ps_resolver__callchain_max(smp, sc->max_stack)) < 0)
-            return -1;
-        n = ps_resolver__callchain(sc->res, smp, ev->evsel->attr.branch_sample_type,
-                                   sc->max_stack, sc->frames, sc->cap_frames);
+        n = ps_resolver__frames(sc->res, smp, ev->evsel->attr.branch_sample_type,
+                                sc->max_stack, &frames);
         lb_putc(&sc->lb, '\n');
         for (i = 0; i < n; i++)
-            print_frame(sc, o, &sc->frames[i]);
+            print_frame(sc, o, &frames[i]);
         return 0;
     }
     ps_resolver__addr(sc->res, smp->pid, smp->tid, smp->time,
@@ -614,6 +627,8 @@ static int print_ip(script *sc, const script_output *o, const ps_event *ev)
     }
     if (o->fields & F_DSO)
         print_dso(sc, one.r.dso);
+    if (o->fields & F_SRCLINE)
+        print_srcline(sc, &one);
     return 0;
 }
 
@@ -1006,6 +1021,8 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
         case OPT_SYMFS: so->symfs = optarg; break;
         case OPT_KALLSYMS: so->kallsyms = optarg; break;
         case OPT_NO_DEMANGLE: so->demangle = 0; break;
+        case OPT_INLINE: sc->no_inline = 0; break;
+        case OPT_NO_INLINE: sc->no_inline = 1; break;
         case 'h': fputs(usage_text, stdout); return -1;
         default: return cmd_usage_error("script", "unknown option");
         }
@@ -1035,7 +1052,6 @@ static void script_free(script *sc)
     list_free(&sc->pids);
     list_free(&sc->tids);
     free(sc->cpus);
-    free(sc->frames);
     read_split_free(&sc->reads);
     lb_free(&sc->lb);
     free(sc->trace);
@@ -1088,6 +1104,7 @@ int cmd_script(int argc, char **argv)
         script_free(&sc);
         return EXIT_BADINPUT;
     }
+    ps_resolver__set_inline(sc.res, !sc.no_inline);
     ps_session__set_tp_resolver(sc.s, kernel_func, &sc);
     if ((sc.has_stat || sc.pipe) && (sc.stat = script_stat_new(sc.s)) == NULL) {
         fprintf(stderr, "perfsift script: out of memory\n");

@@ -18,7 +18,7 @@ enum {
     F_PERIOD = 1u << 12, F_DATA_SRC = 1u << 13, F_WEIGHT = 1u << 14,
     F_PHYS_ADDR = 1u << 15, F_MISC = 1u << 16, F_CGROUP = 1u << 17,
     F_DATA_PAGE_SIZE = 1u << 18, F_CODE_PAGE_SIZE = 1u << 19,
-    F_BPF_OUTPUT = 1u << 20, F_SYNTH = 1u << 21, F_INS_LAT = 1u << 22,
+    F_BPF_OUTPUT = 1u << 20, F_SYNTH = 1u << 21, F_INS_LAT = 1u << 22, F_SRCLINE = 1u << 23,
     F_UNSUPPORTED = 1u << 31     /* a perf field perfsift does not print yet */
 };
 

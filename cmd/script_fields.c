@@ -23,7 +23,7 @@ static const field_name fields[] = {
     { "bpf-output", F_BPF_OUTPUT }, { "synth", F_SYNTH }, { "phys_addr", F_PHYS_ADDR },
     { "misc", F_MISC }, { "cgroup", F_CGROUP },
     { "data_page_size", F_DATA_PAGE_SIZE }, { "code_page_size", F_CODE_PAGE_SIZE },
-    { "srcline", F_UNSUPPORTED }, { "iregs", F_UNSUPPORTED }, { "uregs", F_UNSUPPORTED },
+    { "srcline", F_SRCLINE }, { "iregs", F_UNSUPPORTED }, { "uregs", F_UNSUPPORTED },
     { "brstack", F_UNSUPPORTED }, { "brstacksym", F_UNSUPPORTED },
     { "callindent", F_UNSUPPORTED }, { "insn", F_UNSUPPORTED }, { "insnlen", F_UNSUPPORTED },
     { "brstackinsn", F_UNSUPPORTED }, { "brstackoff", F_UNSUPPORTED },
@@ -275,6 +275,11 @@ int script_check_attr(script_config *c, const ps_evsel *e, int has_stat_feature,
     }
     if ((o->fields & F_DSO) && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
         fprintf(stderr, "Display of DSO requested but no address to convert.\n");
+        return -1;
+    }
+    if ((o->fields & F_SRCLINE) && !(o->fields & F_IP)) {
+        fprintf(stderr, "Display of source line number requested but sample IP is not\n"
+                "selected. Hence, no address to lookup the source line number.\n");
         return -1;
     }
     if ((o->fields & (F_PID | F_TID)) &&

@@ -48,14 +48,14 @@ static int cand_cmp(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static int load_sections(ps_bfdsyms *t, Elf *elf, Elf_Scn **symtab)
+static int load_sections(ps_bfdsyms *t, Elf *elf, Elf_Scn **symtab, Elf_Scn **dynsym)
 {
     Elf_Scn *scn = NULL;
     size_t n = 0;
 
     if (elf_getshdrnum(elf, &n) != 0 || (t->sec = calloc(n ? n : 1, sizeof(*t->sec))) == NULL)
         return -1;
-    *symtab = NULL;
+    *symtab = *dynsym = NULL;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;
 
@@ -63,6 +63,8 @@ static int load_sections(ps_bfdsyms *t, Elf *elf, Elf_Scn **symtab)
             break;
         if (sh.sh_type == SHT_SYMTAB && *symtab == NULL)
             *symtab = scn;
+        if (sh.sh_type == SHT_DYNSYM && *dynsym == NULL)
+            *dynsym = scn;
         if ((sh.sh_flags & SHF_ALLOC) && sh.sh_size > 0 && t->nr_sec < n) {
             t->sec[t->nr_sec].lo = sh.sh_addr;
             t->sec[t->nr_sec].hi = sh.sh_addr + sh.sh_size;
@@ -138,15 +140,24 @@ static int load_symbols(ps_bfdsyms *t, Elf *elf, Elf_Scn *scn)
 ps_bfdsyms *ps_bfdsyms__new(Elf *elf)
 {
     ps_bfdsyms *t = calloc(1, sizeof(*t));
-    Elf_Scn *symtab;
+    Elf_Scn *symtab, *dynsym;
 
     if (t == NULL)
         return NULL;
-    if (load_sections(t, elf, &symtab) < 0 || (symtab != NULL && load_symbols(t, elf, symtab) < 0)) {
-        ps_bfdsyms__free(t);
-        return NULL;
+    if (load_sections(t, elf, &symtab, &dynsym) < 0 ||
+        (symtab != NULL && load_symbols(t, elf, symtab) < 0))
+        goto fail;
+    /* addr2line falls back to the dynamic symbols when there are none */
+    if (t->nr == 0 && dynsym != NULL) {
+        free(t->c);
+        t->c = NULL;
+        if (load_symbols(t, elf, dynsym) < 0)
+            goto fail;
     }
     return t;
+fail:
+    ps_bfdsyms__free(t);
+    return NULL;
 }
 
 void ps_bfdsyms__free(ps_bfdsyms *t)

@@ -3,7 +3,8 @@
  * bfdsym.h - the ELF symbol binutils' addr2line names for an address when
  * DWARF does not name its function (assembly, code without debug info, C++
  * without a linkage name): BFD's _bfd_elf_find_function() over the file's
- * .symtab. perf 6.1 prints that name for the frame, so it must be the
+ * .symtab (.dynsym when that gives none). There is no end: an address past
+ * the last function of its section still gets that function. perf 6.1 prints that name for the frame, so it must be the
  * same symbol BFD picks among aliases, not the one perf's own symbol table
  * prefers: the highest start <= the address among function-like symbols
  * of the section holding it; of those starting there, the first in

@@ -14,11 +14,18 @@
  *  - Samples with user registers and stack (--call-graph dwarf) get their
  *    user part from unwind.c after the callchain's (kernel) part, up to
  *    max_stack more frames, each looked up in user mode.
+ *  - Those unwound frames (only those) get their inlined callers from
+ *    addr2line (srcline.c) when they have a map and a symbol; inline
+ *    entries do not count towards max_stack.
  */
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "demangle.h"
 #include "resolve.h"
+#include "u64map.h"
 #include "unwind.h"
 
 #define MISC_CPUMODE_MASK 7u
@@ -30,6 +37,13 @@ struct ps_resolver {
     uint64_t   *ips;            /* owned: unwound addresses, cap_ips */
     size_t      cap_ips;
     int         timed;          /* look up as of the given time, not "now" */
+    size_t      unwound_from;   /* the last chain's first unwound frame */
+    ps_srcline *srcline;        /* owned */
+    int         inline_on, demangle;
+    ps_frame   *raw, *out;      /* owned: chains before / after expansion */
+    size_t      cap_raw, cap_out;
+    ps_arena    names;          /* demangled inline names */
+    ps_u64map   demangled;      /* raw name pointer -> its demangled copy */
 };
 
 /* perf answers every lookup with the state after the records delivered so
@@ -66,6 +80,14 @@ int ps_resolver__new(ps_resolver **out, const ps_symbols_opts *opts,
     *out = NULL;
     if (r == NULL)
         return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "resolve: out of memory");
+    ps_arena__init(&r->names);
+    ps_u64map__init(&r->demangled);
+    r->inline_on = 1;
+    r->demangle = opts ? opts->demangle : 1;
+    if (ps_srcline__new(&r->srcline) < 0) {
+        ps_resolver__free(r);
+        return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "resolve: out of memory");
+    }
     if (ps_machine__new(&r->machine, err) < 0 ||
         ps_symbols__new(&r->symbols, opts, feat, err) < 0 ||
         ps_unwinder__new(&r->unwinder, r->machine, feat, r->symbols, err) < 0 ||
@@ -83,6 +105,11 @@ void ps_resolver__free(ps_resolver *r)
         return;
     ps_unwinder__free(r->unwinder);
     free(r->ips);
+    free(r->raw);
+    free(r->out);
+    ps_srcline__free(r->srcline);
+    ps_arena__free(&r->names);
+    ps_u64map__free(&r->demangled);
     ps_symbols__free(r->symbols);
     ps_machine__free(r->machine);
     free(r);
@@ -142,6 +169,8 @@ void ps_resolver__addr(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
     out->ip = addr;
     out->cpumode = cpumode;
     out->map = map;
+    out->inl = NULL;
+    out->src = NULL;
     ps_symbols__resolve(r->symbols, map, pid, addr, &out->r);
 }
 
@@ -244,6 +273,7 @@ size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp, uint64_t bra
         if (used)
             return n;
     }
+    r->unwound_from = SIZE_MAX;
     for (i = 0; i < smp->nr_callchain && n < max_stack && n < max; i++) {
         uint64_t ip = smp->callchain[i];
 
@@ -257,7 +287,153 @@ size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp, uint64_t bra
         }
         ps_resolver__addr(r, smp->pid, smp->tid, smp->time, cpumode, ip, &frames[n++]);
     }
-    if (ps_unwind__wanted(smp))
+    if (ps_unwind__wanted(smp)) {
+        r->unwound_from = n;
         n = unwound(r, smp, max_stack, frames, n, max);
+    }
     return n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Inline expansion and source lines                                        */
+
+void ps_resolver__set_inline(ps_resolver *r, int on)
+{
+    r->inline_on = on;
+}
+
+static int reserve(ps_frame **v, size_t *cap, size_t n)
+{
+    ps_frame *p;
+
+    if (n <= *cap)
+        return 0;
+    n = n < 64 ? 64 : n * 2;
+    if ((p = realloc(*v, n * sizeof(*p))) == NULL)
+        return -1;
+    *v = p;
+    *cap = n;
+    return 0;
+}
+
+/* An addr2line function name as perf shows it: "??" when unknown,
+ * demangled like symbol names (once per distinct name). */
+static const char *inline_name(ps_resolver *r, const char *raw)
+{
+    uint64_t *hit;
+    char *d;
+    const char *name;
+
+    if (raw == NULL)
+        return "??";
+    if (!r->demangle)
+        return raw;
+    if ((hit = ps_u64map__get(&r->demangled, (uintptr_t)raw)) != NULL)
+        return (const char *)(uintptr_t)*hit;
+    name = raw;
+    if ((d = ps_sym__demangle(raw)) != NULL) {
+        name = ps_arena__strndup(&r->names, d, strlen(d));
+        free(d);
+        if (name == NULL)
+            return raw;
+    }
+    if (ps_u64map__put(&r->demangled, (uintptr_t)raw, (uintptr_t)name) < 0)
+        return name;
+    return name;
+}
+
+/* addr2line's records for a frame's address, or NULL (nr 0) when perf
+ * would ask nothing or get nothing. */
+static const ps_srcinfo *frame_src(ps_resolver *r, const ps_frame *f, ps_srcinfo *si)
+{
+    uint64_t delta;
+    const char *file;
+
+    si->nr = 0;
+    if (f->map == NULL || (file = ps_symbols__srcfile(r->symbols, f->map, &delta)) == NULL ||
+        ps_srcline__find(r->srcline, file, f->r.rel + delta, si) < 0 || si->nr == 0)
+        return NULL;
+    return si;
+}
+
+/* One unwound frame into out: its inline chain, or itself. */
+static int expand(ps_resolver *r, const ps_frame *f, size_t *n)
+{
+    ps_srcinfo si;
+    size_t i;
+
+    if (f->r.sym == NULL || frame_src(r, f, &si) == NULL) {
+        if (reserve(&r->out, &r->cap_out, *n + 1) < 0)
+            return -1;
+        r->out[(*n)++] = *f;
+        return 0;
+    }
+    if (reserve(&r->out, &r->cap_out, *n + si.nr) < 0)
+        return -1;
+    for (i = 0; i < si.nr; i++) {
+        ps_frame *e = &r->out[(*n)++];
+        const char *name = inline_name(r, si.loc[i].func);
+
+        *e = *f;
+        e->src = &si.loc[i];
+        e->inl = strcmp(name, f->r.sym->name) == 0 ? NULL : name;
+    }
+    return 0;
+}
+
+size_t ps_resolver__frames(ps_resolver *r, const ps_sample *smp, uint64_t branch_sample_type,
+                           unsigned max_stack, const ps_frame **frames)
+{
+    size_t i, n, out = 0;
+
+    *frames = r->out;
+    if (reserve(&r->raw, &r->cap_raw, ps_resolver__callchain_max(smp, max_stack)) < 0)
+        return 0;
+    n = ps_resolver__callchain(r, smp, branch_sample_type, max_stack, r->raw, r->cap_raw);
+    if (!r->inline_on || r->unwound_from >= n) {
+        *frames = r->raw;
+        return n;
+    }
+    for (i = 0; i < n; i++) {
+        if (i < r->unwound_from) {
+            if (reserve(&r->out, &r->cap_out, out + 1) < 0)
+                return 0;
+            r->out[out++] = r->raw[i];
+        } else if (expand(r, &r->raw[i], &out) < 0) {
+            return 0;
+        }
+    }
+    *frames = r->out;
+    return out;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+
+    return slash ? slash + 1 : path;
+}
+
+const char *ps_resolver__srcline(ps_resolver *r, const ps_frame *f, char *buf, size_t size)
+{
+    ps_srcinfo si;
+    const ps_srcloc *l = f->src;
+    uint64_t delta = 0;
+
+    if (f->map == NULL)
+        return NULL;
+    if (l == NULL && frame_src(r, f, &si) != NULL) {
+        l = &si.loc[0];
+        if (l->file == NULL && l->line == 0)
+            return NULL;    /* map__fprintf_srcline() skips "??:0" */
+    }
+    if (l != NULL) {
+        snprintf(buf, size, "%s:%u", l->file ? base_name(l->file) : "??", l->line);
+        return buf;
+    }
+    /* perf's fallback names the DSO by its short name */
+    ps_symbols__srcfile(r->symbols, f->map, &delta);
+    snprintf(buf, size, "%s[%" PRIx64 "]", f->r.dso[0] == '[' ? f->r.dso : base_name(f->r.dso),
+             f->r.rel + delta);
+    return buf;
 }

@@ -16,6 +16,7 @@
 #define PS_RESOLVE_H
 
 #include "machine.h"
+#include "srcline.h"
 #include "symbols.h"
 
 typedef struct ps_resolver ps_resolver;
@@ -26,6 +27,12 @@ typedef struct ps_frame {
     unsigned      cpumode;      /* PERF_RECORD_MISC_* it was looked up in */
     const ps_map *map;          /* NULL: no map covers it */
     ps_resolved   r;            /* dso, sym, rel, symoff */
+    const char   *inl;          /* an inlined function's entry (perf prints
+                                 * "name+0xoff (inlined)", no dso): its name,
+                                 * r.sym the real symbol around it; NULL for
+                                 * a real frame */
+    const ps_srcloc *src;       /* an entry of an inline expansion (inlined or
+                                 * not): its own file:line; NULL otherwise */
 } ps_frame;
 
 /**
@@ -77,5 +84,32 @@ size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp,
 
 /** How many frames ps_resolver__callchain() may write for smp. */
 size_t ps_resolver__callchain_max(const ps_sample *smp, unsigned max_stack);
+
+/**
+ * Inline expansion, as perf 6.1 does it for DWARF-unwound user frames
+ * with a map and a symbol (default on, perf's --inline / --no-inline):
+ * such a frame becomes the chain addr2line gives for its address,
+ * innermost first; an entry named like the frame's symbol stays a real
+ * frame, the others are inlined entries.
+ */
+void ps_resolver__set_inline(ps_resolver *r, int on);
+
+/**
+ * The call chain as perf prints it: ps_resolver__callchain() with inline
+ * expansion. *frames is Borrowed until the next call.
+ * @return the number of frames, 0 also when out of memory
+ */
+size_t ps_resolver__frames(ps_resolver *r, const ps_sample *smp, uint64_t branch_sample_type,
+                           unsigned max_stack, const ps_frame **frames);
+
+/**
+ * perf's srcline of a frame, written to buf: "file:line" (the file's last
+ * component) from addr2line, else "DSO[objdump address]" (map__srcline());
+ * an entry of an inline expansion gives its own file:line, "??:0" when
+ * addr2line knew the function but not the line.
+ * @return buf, or NULL when perf prints nothing: no map, or "??:0" for a
+ *         frame that is not an inline entry
+ */
+const char *ps_resolver__srcline(ps_resolver *r, const ps_frame *f, char *buf, size_t size);
 
 #endif /* PS_RESOLVE_H */

@@ -14,8 +14,10 @@
  *    (DW_AT_call_file / DW_AT_call_line of the one inside it);
  *  - nothing found at all ("??:0") when neither a line nor a function is
  *    known, unless an ELF symbol covers addr: binutils then names it and
- *    prints "??:?" (perf reads that as file "??", line 0).
- * perf runs addr2line only on files with a .debug_line section.
+ *    prints "??:?" (perf reads that as file "??", line 0), and a file
+ *    name when the symbol follows an STT_FILE;
+ *  - a file without DWARF (or whose DWARF binutils refuses) gets the
+ *    symbol answers only.
  */
 #include "srcline.h"
 
@@ -129,35 +131,47 @@ static ps_dwlines *line_programs(Elf *elf, Elf_Scn *scn)
 
 /* Open the DWARF of a file, once; a file that is missing, not ELF or has
  * no .debug_line stays closed (perf runs no addr2line on it). */
+static void file_close(srcfile *f)
+{
+    ps_dwfuncs__free(f->funcs);
+    ps_dwlines__free(f->lines);
+    ps_bfdsyms__free(f->syms);
+    if (f->dw != NULL)
+        dwarf_end(f->dw);
+    if (f->elf != NULL)
+        elf_end(f->elf);
+    if (f->fd >= 0)
+        close(f->fd);
+    f->funcs = NULL;
+    f->lines = NULL;
+    f->syms = NULL;
+    f->dw = NULL;
+    f->elf = NULL;
+    f->fd = -1;
+}
+
+/* Open a file once: its symbols as binutils reads them, and its DWARF
+ * unless missing or refused; a file that is missing or not ELF stays
+ * closed (addr2line fails on it: nothing found). */
 static void file_open(srcfile *f)
 {
     Elf_Scn *scn;
 
     if ((f->fd = ps_file__open_regular(f->path)) < 0)
         return;
-    if ((f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)) != NULL &&
-        elf_kind(f->elf) == ELF_K_ELF)
-        f->no_dwarf = insane(f->fd, section(f->elf, ".debug_info")) ||
-                      insane(f->fd, section(f->elf, ".debug_abbrev"));
-    if (f->elf == NULL || elf_kind(f->elf) != ELF_K_ELF ||
-        (scn = section(f->elf, ".debug_line")) == NULL ||
-        (f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL)) == NULL ||
-        (f->lines = line_programs(f->elf, scn)) == NULL ||
-        (f->syms = ps_bfdsyms__new(f->elf)) == NULL ||
-        (f->funcs = ps_dwfuncs__new()) == NULL) {
-        ps_bfdsyms__free(f->syms);
-        f->syms = NULL;
-        ps_dwlines__free(f->lines);
-        f->lines = NULL;
-        if (f->dw != NULL)
-            dwarf_end(f->dw);
-        f->dw = NULL;
-        if (f->elf != NULL)
-            elf_end(f->elf);
-        f->elf = NULL;
-        close(f->fd);
-        f->fd = -1;
+    if ((f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)) == NULL ||
+        elf_kind(f->elf) != ELF_K_ELF || (f->syms = ps_bfdsyms__new(f->elf)) == NULL) {
+        file_close(f);
+        return;
     }
+    /* without (usable) DWARF, addr2line still names symbols */
+    f->no_dwarf = insane(f->fd, section(f->elf, ".debug_info")) ||
+                  insane(f->fd, section(f->elf, ".debug_abbrev"));
+    if (!f->no_dwarf && (f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL)) != NULL &&
+        (scn = section(f->elf, ".debug_line")) != NULL && !insane(f->fd, scn))
+        f->lines = line_programs(f->elf, scn);
+    if (f->dw != NULL && (f->funcs = ps_dwfuncs__new()) == NULL)
+        file_close(f);
 }
 
 static int grow_buckets(ps_srcline *c)
@@ -216,15 +230,7 @@ static void file_free(srcfile *f)
         free((void *)f->answers[i].loc);
     free(f->answers);
     ps_u64map__free(&f->by_addr);
-    ps_dwlines__free(f->lines);
-    ps_bfdsyms__free(f->syms);
-    ps_dwfuncs__free(f->funcs);
-    if (f->dw != NULL)
-        dwarf_end(f->dw);
-    if (f->elf != NULL)
-        elf_end(f->elf);
-    if (f->fd >= 0)
-        close(f->fd);
+    file_close(f);
     free(f->path);
     free(f);
 }
@@ -355,7 +361,8 @@ static int line_of(srcfile *f, Dwarf_Die *cu, uint64_t addr, const char **file, 
     size_t nfiles;
     int rc;
 
-    if (dwarf_attr(cu, DW_AT_stmt_list, &a) == NULL || dwarf_formudata(&a, &off) != 0)
+    if (f->lines == NULL || dwarf_attr(cu, DW_AT_stmt_list, &a) == NULL ||
+        dwarf_formudata(&a, &off) != 0)
         return 0;
     if ((rc = ps_dwlines__find(f->lines, off, addr, &idx, line)) <= 0)
         return rc;
@@ -379,7 +386,7 @@ static int answer(srcfile *f, uint64_t addr, loclist *out)
 
     if (!ps_bfdsyms__in_section(f->syms, addr))
         return 0;
-    if (!f->no_dwarf && dwarf_addrdie(f->dw, addr, &cu) != NULL) {
+    if (f->dw != NULL && dwarf_addrdie(f->dw, addr, &cu) != NULL) {
         if ((row = line_of(f, &cu, addr, &file, &line)) < 0 ||
             (n = ps_dwfuncs__chain(f->funcs, &cu, addr, chain, PS_ARRAY_SIZE(chain))) < 0)
             return -1;
@@ -440,7 +447,7 @@ int ps_srcline__find(ps_srcline *c, const char *path, uint64_t addr, ps_srcinfo 
     out->nr = 0;
     if ((f = file_findnew(c, path)) == NULL)
         return -1;
-    if (f->dw == NULL)
+    if (f->syms == NULL)
         return 0;
     if ((idx = ps_u64map__get(&f->by_addr, addr)) != NULL) {
         *out = f->answers[*idx];

@@ -8,8 +8,9 @@
  *
  * Layer: beside symbols.c (it opens the file symbols.c says perf would hand
  * addr2line, with the same regular-file rule), below resolve.c and the
- * emitters. Never prints; a file without .debug_line, unreadable or corrupt
- * DWARF gives "nothing found", never an error.
+ * emitters. Never prints; a missing or non-ELF file gives "nothing found",
+ * a file without DWARF (or corrupt DWARF) answers from its symbols only,
+ * never an error.
  *
  * Caches: one libdw handle per file, opened on its first lookup and kept;
  * one answer per (file, address), so a hot address costs one hash lookup.

@@ -145,6 +145,21 @@ static int cand_open(ps_symbols *s, const ps_loadctx *x, const char *path, ps_sy
     return ps_symsrc__open(ss, path, NULL, 0, bid, x->bid_size);
 }
 
+/* map__rip_2objdump() for a user DSO: perf adjusts the addresses of
+ * executables, relocatables, the vdso and prelinked files by .text's
+ * address - offset (perf's dso->text_offset), and no others. */
+static uint64_t objdump_delta(const ps_symsrc *run, int is_vdso)
+{
+    GElf_Shdr sh;
+
+    if (!(run->ehdr.e_type == ET_EXEC || run->ehdr.e_type == ET_REL || is_vdso ||
+          ps_elf__section_by_name(run->elf, &run->ehdr, &sh, ".gnu.prelink_undo", NULL)))
+        return 0;
+    if (ps_elf__section_by_name(run->elf, &run->ehdr, &sh, ".text", NULL) == NULL)
+        return 0;
+    return sh.sh_addr - sh.sh_offset;
+}
+
 /* Load a user-space DSO: the first candidate with .symtab gives the
  * symbols, the first with .dynsym the runtime view (PLT). */
 static void load_user_dso(ps_symbols *s, ps_symtree *t, ps_loadctx *x)
@@ -166,12 +181,18 @@ static void load_user_dso(ps_symbols *s, ps_symtree *t, ps_loadctx *x)
             continue;
         }
         ss[used] = cur;
-        if (take_syms) syms = &ss[used];
+        if (take_syms) {
+            syms = &ss[used];
+            if (!x->is_vdso)        /* perf's dso->symsrc_filename */
+                x->symsrc = ps_arena__strndup(&s->arena, path, strlen(path));
+        }
         if (take_run) run = &ss[used];
         used++;
     }
     if (syms == NULL) syms = run;
     if (run == NULL) run = syms;
+    if (run != NULL)
+        x->objdump_delta = objdump_delta(run, x->is_vdso);
     if (syms != NULL && (nr = ps_symsrc__load(t, syms, run, &s->arena, s->demangle)) > 0)
         ps_plt__synthesize(t, run, &s->arena, s->demangle);
     while (used > 0)

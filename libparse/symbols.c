@@ -64,6 +64,8 @@ struct ps_dso {
     int          has_bid;
     int          loaded;
     ps_symtree   syms;
+    const char  *srcfile;       /* arena: what perf hands addr2line, or NULL */
+    uint64_t     objdump_delta; /* file offset -> that file's addresses */
     ps_dso      *next;          /* hash chain */
 };
 
@@ -192,6 +194,17 @@ static ps_dso *dso_done(ps_symbols *s, ps_dso *d)
 /* ------------------------------------------------------------------------ */
 /* Which DSO perf gives a map                                               */
 
+/* perf's srcline_dso_name(): the file the symbols came from, else the
+ * DSO's own name; none for "[...]" names and perf-PID.map files. */
+static void set_srcfile(ps_dso *d, const ps_loadctx *x)
+{
+    const char *name = x->symsrc ? x->symsrc : x->is_vdso ? NULL : d->key;
+
+    d->objdump_delta = x->objdump_delta;
+    if (name != NULL && name[0] != '[' && strncmp(name, "/tmp/perf-", 10) != 0)
+        d->srcfile = name;
+}
+
 static ps_dso *file_dso(ps_symbols *s, const ps_map *map)
 {
     ps_loadctx x;
@@ -205,6 +218,7 @@ static ps_dso *file_dso(ps_symbols *s, const ps_map *map)
         return d;
     d->loaded = 1;
     ps_user__load_file(s, &d->syms, &x);
+    set_srcfile(d, &x);
     return dso_done(s, d);
 }
 
@@ -227,6 +241,7 @@ static ps_dso *vdso_dso(ps_symbols *s, const ps_map *map)
         return d;
     d->loaded = 1;
     ps_user__load_vdso(s, &d->syms, &x, own);
+    set_srcfile(d, &x);
     return dso_done(s, d);
 }
 
@@ -454,3 +469,22 @@ const char *ps_symbols__take_warning(ps_symbols *s)
 
 uint64_t ps_symbols__nr_dsos(const ps_symbols *s) { return s->nr_dsos; }
 uint64_t ps_symbols__nr_syms(const ps_symbols *s) { return s->nr_syms; }
+
+const char *ps_symbols__srcfile(const ps_symbols *s, const ps_map *map, uint64_t *delta)
+{
+    size_t i;
+
+    *delta = 0;
+    if (s->by_map_cap == 0 || map == NULL)
+        return NULL;
+    i = ((uintptr_t)map >> 4) * UINT64_C(0x9e3779b97f4a7c15) & (s->by_map_cap - 1);
+    for (; s->by_map[i].map != NULL; i = (i + 1) & (s->by_map_cap - 1)) {
+        if (s->by_map[i].map != map)
+            continue;
+        if (s->by_map[i].d == NULL)
+            return NULL;
+        *delta = s->by_map[i].d->objdump_delta;
+        return s->by_map[i].d->srcfile;
+    }
+    return NULL;
+}

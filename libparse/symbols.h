@@ -94,6 +94,15 @@ int ps_symbols__kernel_extent(const ps_symbols *s, uint64_t *start, uint64_t *en
  */
 const char *ps_symbols__take_warning(ps_symbols *s);
 
+/**
+ * The file perf 6.1 runs addr2line on for the DSO of map (the one its
+ * symbols came from, else the DSO's own name), and in *delta what turns a
+ * ps_resolved.rel into that file's addresses (map__rip_2objdump()). NULL
+ * when perf asks addr2line nothing: the kernel, modules, JIT maps, a
+ * [vdso] image, or a map never resolved through here.
+ */
+const char *ps_symbols__srcfile(const ps_symbols *s, const ps_map *map, uint64_t *delta);
+
 /** Counters for --stats style reports: DSOs opened, symbols indexed. */
 uint64_t ps_symbols__nr_dsos(const ps_symbols *s);
 uint64_t ps_symbols__nr_syms(const ps_symbols *s);

@@ -25,6 +25,9 @@ typedef struct ps_loadctx {
     int         has_bid;        /* bid is the build-id the file must have */
     uint8_t     bid[PS_BUILD_ID_MAX];
     size_t      bid_size;
+    /* out: what perf's srcline code gets from the load */
+    const char *symsrc;         /* arena: the file symbols came from (.symtab), or NULL */
+    uint64_t    objdump_delta;  /* map__rip_2objdump(): file offset -> ELF address */
 } ps_loadctx;
 
 typedef struct ps_kmod_syms {   /* one module's kallsyms symbols, in order */

@@ -44,8 +44,14 @@ known_bug() {   # capture set -> 0 if listed in PERF-DIFFERENCES.md
     grep -qF -e "| $1 | $2 |" -e "| $1 | all |" "$ROOT/testdata/PERF-DIFFERENCES.md" 2>/dev/null
 }
 
-# DWARF call chains are unwound from the copied user stack (issue 4): for
-# those captures every set also hides the call graph.
+# DWARF call chains are unwound from the copied user stack, with inlined
+# functions and source lines from DWARF (issue 4): those captures also run
+# these sets.
+DWARF_SETS=(
+    "inline|--inline"
+    "srcline|-F +srcline"
+    "srcline-noinline|--no-inline -F +srcline --max-stack 5"
+)
 dwarf_capture() {
     "$PERFSIFT" info --events -q "$1" 2>/dev/null | grep -q 'REGS_USER.*STACK_USER'
 }
@@ -67,8 +73,8 @@ aux_capture() {
 
 while read -r f; do
     n=$(basename "$f")
-    extra="" pextra=""
-    dwarf_capture "$f" && extra="-G"
+    pextra="" dsets=()
+    dwarf_capture "$f" && dsets=("${DWARF_SETS[@]}")
     if aux_capture "$f"; then
         pextra="--itrace="
         if "$PERFSIFT" script "$f" 2>&1 >/dev/null | grep -q 'AUX area trace data'; then
@@ -79,8 +85,9 @@ while read -r f; do
     fi
     sets=("${SETS[@]}")
     case $f in "$SHARED"/external/*) sets=("${EXT_SETS[@]}") ;; esac
+    sets+=("${dsets[@]}")
     for set in "${sets[@]}"; do
-        sname=${set%%|*}; opts="${set#*|} $extra"
+        sname=${set%%|*}; opts="${set#*|}"
         # shellcheck disable=SC2086
         perf_run script $opts $pextra -i "$f" > "$TMPD/perf.txt" 2> "$TMPD/perf.err"
         prc=$?
