@@ -153,6 +153,7 @@ int64_t ps_source__peek(ps_source *src, size_t n, const uint8_t **p, ps_error *e
  * the ones already consumed keeps peak RSS flat however large the capture:
  * nothing refers to them any more (headers and features were copied). */
 #define DROP_STEP ((uint64_t)8 << 20)
+#define MADV_POPULATE_READ_ 22          /* not in every libc's headers yet */
 #define DROP_KEEP ((uint64_t)1 << 20)
 
 static void drop_consumed(ps_source *src)
@@ -161,10 +162,14 @@ static void drop_consumed(ps_source *src)
 
     /* Ask for the next stretch early: first touches of mapped pages are
      * where a sequential decode spends its time. */
-    if (ahead < src->map_size)
-        madvise((void *)(src->map + (ahead & ~(uint64_t)0xfff)),
-                (size_t)(ahead + DROP_STEP > src->map_size ? src->map_size - ahead : DROP_STEP),
-                MADV_WILLNEED);
+    if (ahead < src->map_size) {
+        void *at = (void *)(src->map + (ahead & ~(uint64_t)0xfff));
+        size_t len = (size_t)(ahead + DROP_STEP > src->map_size ? src->map_size - ahead : DROP_STEP);
+
+        /* populate the page tables in one go (Linux 5.14+), else read ahead */
+        if (madvise(at, len, MADV_POPULATE_READ_) != 0)
+            madvise(at, len, MADV_WILLNEED);
+    }
     uint64_t upto = (src->pos - DROP_KEEP) & ~(uint64_t)0xfffff;
 
     if (upto <= src->dropped)

@@ -719,18 +719,37 @@ struct wanted {
     size_t nr, cap;
 };
 
-static int want_addr(const struct ctx *c, struct wanted *w, uint64_t addr,
-                     const ps_map **last)
+/* One sample's lookups, memoized: a stack holds the same values (and
+ * pages) again and again. A map hit is reused for any address it covers,
+ * a miss only for the same value. */
+#define MEMO_SIZE 64
+struct memo {
+    uint64_t      key[MEMO_SIZE];
+    const ps_map *map[MEMO_SIZE];
+    uint8_t       used[MEMO_SIZE];
+};
+
+static const ps_map *memo_find(const struct ctx *c, struct memo *m, uint64_t addr)
 {
-    const ps_map *map;
+    size_t i = (size_t)(((addr >> 12) * UINT64_C(0x9e3779b97f4a7c15)) >> 58);
+    const ps_map *map = m->map[i];
+
+    if (m->used[i] && (map != NULL ? addr >= map->start && addr < map->end : m->key[i] == addr))
+        return map;
+    map = ps_machine__find_user_map(c->u->m, c->smp->pid, c->smp->tid, c->t, addr);
+    m->used[i] = 1;
+    m->key[i] = addr;
+    m->map[i] = map;
+    return map;
+}
+
+static int want_addr(const struct ctx *c, struct wanted *w, struct memo *m, uint64_t addr)
+{
+    const ps_map *map = memo_find(c, m, addr);
     size_t i;
 
-    if (*last != NULL && addr >= (*last)->start && addr < (*last)->end)
-        return 0;
-    map = ps_machine__find_user_map(c->u->m, c->smp->pid, c->smp->tid, c->t, addr);
     if (map == NULL || map->kind != PS_MAP_FILE)
         return 0;
-    *last = map;
     for (i = 0; i < w->nr; i++)
         if (w->maps[i] == map)
             return 0;
@@ -750,17 +769,18 @@ static int want_addr(const struct ctx *c, struct wanted *w, uint64_t addr,
 static int collect(const struct ctx *c, struct wanted *w)
 {
     const ps_regs *regs = &c->smp->regs_user;
-    const ps_map *last = NULL;
+    struct memo m;
     uint64_t off, i;
 
+    memset(m.used, 0, sizeof(m.used));
     for (i = 0; i < regs->nr; i++)
-        if (want_addr(c, w, regs->regs[i], &last) < 0)
+        if (want_addr(c, w, &m, regs->regs[i]) < 0)
             return -1;
     for (off = 0; off + 8 <= c->stack_end - c->sp; off += 8) {
         uint64_t v;
 
         memcpy(&v, c->smp->stack_data + off, sizeof(v));
-        if (want_addr(c, w, v, &last) < 0)
+        if (want_addr(c, w, &m, v) < 0)
             return -1;
     }
     return 0;
