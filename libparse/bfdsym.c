@@ -191,13 +191,15 @@ static int better(const cand *best, const cand *c)
     return c->size > best->size;
 }
 
-const char *ps_bfdsyms__find(const ps_bfdsyms *t, uint64_t addr, const char **file)
+const char *ps_bfdsyms__find(const ps_bfdsyms *t, uint64_t addr, const char **file,
+                             uint64_t *value)
 {
     const range *sec = section_of(t, addr);
     size_t lo = 0, hi = t->nr, i;
     const cand *best;
 
     *file = NULL;
+    *value = 0;
     if (sec == NULL)
         return NULL;
     while (lo < hi) {   /* first candidate after (shndx, addr) */
@@ -219,5 +221,6 @@ const char *ps_bfdsyms__find(const ps_bfdsyms *t, uint64_t addr, const char **fi
         if (better(best, &t->c[i]))
             best = &t->c[i];
     *file = best->file;
+    *value = best->value;
     return best->name;
 }

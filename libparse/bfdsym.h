@@ -32,7 +32,9 @@ void ps_bfdsyms__free(ps_bfdsyms *t);
 int ps_bfdsyms__in_section(const ps_bfdsyms *t, uint64_t addr);
 
 /** The name BFD gives addr, or NULL (no symbol); *file the source file
- *  name BFD reports with it (its STT_FILE), or NULL. Borrowed from the Elf. */
-const char *ps_bfdsyms__find(const ps_bfdsyms *t, uint64_t addr, const char **file);
+ *  name BFD reports with it (its STT_FILE), or NULL; *value the symbol's
+ *  address. Borrowed from the Elf. */
+const char *ps_bfdsyms__find(const ps_bfdsyms *t, uint64_t addr, const char **file,
+                             uint64_t *value);
 
 #endif /* PS_BFDSYM_H */

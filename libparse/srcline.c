@@ -48,6 +48,8 @@ typedef struct srcfile {
     ps_bfdsyms      *syms;      /* owned: .symtab as binutils reads it */
     ps_dwfuncs      *funcs;     /* owned: each CU's functions as binutils has them */
     int              no_dwarf;  /* binutils refuses its DWARF: symbols only */
+    ps_u64map        bfd_names; /* function DIE offset -> the name binutils
+                                 * now has for it (see innermost_name) */
     ps_srcinfo      *answers;   /* owned, each loc owned (malloc) */
     size_t           nr, cap;
     ps_u64map        by_addr;   /* address -> index in answers */
@@ -215,6 +217,7 @@ static srcfile *file_findnew(ps_srcline *c, const char *path)
     }
     f->fd = -1;
     ps_u64map__init(&f->by_addr);
+    ps_u64map__init(&f->bfd_names);
     file_open(f);
     f->next = c->buckets[h & (c->nr_buckets - 1)];
     c->buckets[h & (c->nr_buckets - 1)] = f;
@@ -230,6 +233,7 @@ static void file_free(srcfile *f)
         free((void *)f->answers[i].loc);
     free(f->answers);
     ps_u64map__free(&f->by_addr);
+    ps_u64map__free(&f->bfd_names);
     file_close(f);
     free(f->path);
     free(f);
@@ -301,12 +305,16 @@ static int plain_language(int lang)
 
 /* binutils' name for a function: its linkage name, else its name;
  * *linkage says whether that counts as a linkage name (a plain name does
- * only in languages binutils does not demangle). */
-static const char *function_name(Dwarf_Die *cu, Dwarf_Die *die, int *linkage)
+ * only in languages binutils does not demangle). A name binutils settled
+ * on earlier (innermost_name) wins. */
+static const char *function_name(srcfile *f, Dwarf_Die *cu, Dwarf_Die *die, int *linkage)
 {
+    uint64_t *known = ps_u64map__get(&f->bfd_names, dwarf_dieoffset(die));
     const char *s;
 
     *linkage = 1;
+    if (known != NULL)
+        return (const char *)(uintptr_t)*known;
     if ((s = attr_string(die, DW_AT_linkage_name)) != NULL ||
         (s = attr_string(die, DW_AT_MIPS_linkage_name)) != NULL)
         return s;
@@ -314,21 +322,41 @@ static const char *function_name(Dwarf_Die *cu, Dwarf_Die *die, int *linkage)
     return attr_string(die, DW_AT_name);
 }
 
-/* The innermost function's name as addr2line prints it: without a
- * linkage name, the ELF symbol binutils finds for addr wins (and names
- * the file when the line table did not). */
+/* Where binutils' function starts: its first range. */
+static uint64_t function_low(Dwarf_Die *die)
+{
+    Dwarf_Addr base, lo, hi;
+
+    if (dwarf_lowpc(die, &lo) == 0 || dwarf_ranges(die, 0, &base, &lo, &hi) > 0)
+        return lo;
+    return UINT64_MAX;
+}
+
+/* The innermost function's name as addr2line prints it. Without a linkage
+ * name, binutils prints the ELF symbol it finds for addr (which also names
+ * the file when the line table did not), and from then on -- addr2line
+ * runs once per DSO for all of perf's questions -- it takes the function
+ * as having a linkage name: that symbol's name if it starts where the
+ * function does, else the function's own name. Later answers, as inline
+ * callers too, use that. */
 static const char *innermost_name(srcfile *f, Dwarf_Die *cu, Dwarf_Die *die, uint64_t addr,
                                   const char **file)
 {
     int linkage;
-    const char *name = function_name(cu, die, &linkage), *sym, *sfile;
+    const char *name = function_name(f, cu, die, &linkage), *sym, *sfile;
+    uint64_t value;
 
-    if (!linkage && (sym = ps_bfdsyms__find(f->syms, addr, &sfile)) != NULL) {
-        if (*file == NULL)
-            *file = sfile;
-        return sym;
-    }
-    return name;
+    if (linkage)
+        return name;
+    sym = ps_bfdsyms__find(f->syms, addr, &sfile, &value);
+    if (ps_u64map__put(&f->bfd_names, dwarf_dieoffset(die),
+                       (uintptr_t)(sym && value == function_low(die) ? sym : name)) < 0)
+        return NULL;
+    if (sym == NULL)
+        return name;
+    if (*file == NULL)
+        *file = sfile;
+    return sym;
 }
 
 /* Where an inlined instance was called from: DW_AT_call_file / _line. */
@@ -392,7 +420,8 @@ static int answer(srcfile *f, uint64_t addr, loclist *out)
             return -1;
     }
     if (n == 0) {
-        const char *sfile, *sym = ps_bfdsyms__find(f->syms, addr, &sfile);
+        uint64_t value;
+        const char *sfile, *sym = ps_bfdsyms__find(f->syms, addr, &sfile, &value);
 
         return row || sym ? loc_push(out, sym, row ? file : sfile, line) : 0;
     }
@@ -403,7 +432,7 @@ static int answer(srcfile *f, uint64_t addr, loclist *out)
         return 0;
     for (i = 1; i < n && out->nr <= MAX_INLINE_NEST; i++) {
         call_site(&cu, &chain[i - 1], &file, &line);
-        if (loc_push(out, function_name(&cu, &chain[i], &linkage), file, line) < 0)
+        if (loc_push(out, function_name(f, &cu, &chain[i], &linkage), file, line) < 0)
             return -1;
     }
     return 0;
