@@ -4,7 +4,8 @@
 # (binutils, what perf 6.1 runs for srcline and inline frames) prints, on
 # many addresses of many files: the testdata/dwarf binaries, the corpus
 # workloads, programs built now (C and C++ at -O0/-O2 with DWARF 4 and 5,
-# no debug info, assembly with aliases), and the debug files under
+# template-heavy C++, no debug info, assembly with aliases), and the debug
+# files under
 # /usr/lib/debug (libc6-dbg: DWARF 5 from headers, gas aliases, compressed
 # sections binutils refuses; the big ones and a sample of the others).
 # Addresses: inside function symbols, and a few
@@ -63,6 +64,30 @@ int work(std::vector<int> &v) {
 }
 int main() { std::vector<int> v{3, 1, 2}; return work(v) & 1; }
 EOF
+    # templates without linkage names on their DIEs: binutils settles
+    # their names as queries come (srcline.c innermost_name)
+    cat > "$T/rx.cc" <<'EOF'
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <string>
+#include <vector>
+int main(int argc, char **argv) {
+    std::vector<std::string> lines;
+    for (int i = 0; i < 50 * argc; i++)
+        lines.push_back("user" + std::to_string(i) + "@host.example.com id=" + std::to_string(i));
+    std::regex re(R"(([a-z]+)(\d+)@([a-z]+)\.example\.com id=(\d+))");
+    std::map<std::string, long> counts;
+    for (auto &l : lines) {
+        std::smatch m;
+        if (std::regex_match(l, m, re))
+            counts[m[3].str()] += std::stol(m[4].str());
+    }
+    std::sort(lines.begin(), lines.end(), [](const std::string &a, const std::string &b) {
+        return a.size() != b.size() ? a.size() < b.size() : a < b; });
+    return (int)counts.size() + (argv[0][0] == 'x');
+}
+EOF
     cat > "$T/a.S" <<'EOF'
         .text
         .globl  fn_a
@@ -94,7 +119,8 @@ EOF
                 g++ -O$o -gdwarf-$v -o "$T/cc$v$o" "$T/t.cc" || return 1
         done
     done
-    $CC -O2 -o "$T/nodebug" "$T/m.c" && $CC -g -o "$T/asm" "$T/a.S"
+    $CC -O2 -o "$T/nodebug" "$T/m.c" && $CC -g -o "$T/asm" "$T/a.S" &&
+        g++ -O2 -g -o "$T/regex" "$T/rx.cc"
 }
 
 # Addresses: three inside each sized function symbol (at most $2 in all),
@@ -151,6 +177,7 @@ fi
 for p in c40 c42 c50 c52 cc40 cc42 cc50 cc52 nodebug asm; do
     compare "$T/$p" "$p" 400
 done
+compare "$T/regex" regex 4000
 for p in inline shlib libwork.so; do
     compare "$ROOT/testdata/dwarf/$p" "testdata/dwarf/$p" 400
 done
