@@ -71,7 +71,7 @@ typedef struct header {
 /* The state machine registers BFD keeps. */
 typedef struct regs {
     uint64_t addr, file;
-    int64_t  line;
+    unsigned line;              /* BFD's unsigned int: wraps at 32 bits */
 } regs;
 
 /* ------------------------------------------------------------------------ */
@@ -189,7 +189,7 @@ static int add_row(table *t, const regs *r, int end)
 
     if (last != NULL && !last->end && last->addr == r->addr && last->end == end) {
         last->file = r->file;           /* BFD keeps the last at one address */
-        last->line = (unsigned)r->line;
+        last->line = r->line;
         return 0;
     }
     if (s == NULL || (last != NULL && last->end)) {
@@ -218,7 +218,7 @@ static int add_row(table *t, const regs *r, int end)
     }
     t->rows[t->nr_rows].addr = r->addr;
     t->rows[t->nr_rows].file = r->file;
-    t->rows[t->nr_rows].line = (unsigned)r->line;
+    t->rows[t->nr_rows].line = r->line;
     t->rows[t->nr_rows].end = end;
     t->nr_rows++;
     s->nr++;
@@ -355,7 +355,7 @@ static int standard_op(ps_cursor *c, table *t, regs *r, const header *h, uint8_t
     case DW_LNS_advance_line:
         if (get_sleb(c, &s) < 0)
             return -1;
-        r->line += s;
+        r->line += (unsigned)s;
         return 0;
     case DW_LNS_set_file:
         return get_uleb(c, &r->file);
@@ -394,7 +394,7 @@ static int decode(const ps_dwlines *d, table *t)
             unsigned adj = op - h.opcode_base;
 
             r.addr += (uint64_t)(adj / h.line_range) * h.min_inst;
-            r.line += h.line_base + (int)(adj % h.line_range);
+            r.line += (unsigned)(h.line_base + (int)(adj % h.line_range));
             rc = add_row(t, &r, 0) < 0 ? -2 : 0;
         } else if (op == 0) {
             rc = extended_op(&c, t, &r, &h);

@@ -1307,11 +1307,8 @@ static void test_dwline_line_wraps(void)
     close_exact(d);
 }
 
-#ifdef PS_TEST_KNOWN_BUGS
-/* Known bug, left out of make check until fixed (-DPS_TEST_KNOWN_BUGS to
- * run it): dwline.c keeps the line register in an int64_t, so an
- * advance_line past INT64_MAX in a corrupt .debug_line is signed overflow
- * (UBSan aborts at "r->line += s") where BFD's unsigned int wraps. */
+/* An advance_line past INT64_MAX in a corrupt .debug_line: the line
+ * register wraps as BFD's unsigned int does (no signed overflow). */
 static void test_dwline_line_overflow(void)
 {
     bytes b = { .n = 0 };
@@ -1338,7 +1335,7 @@ static void test_dwline_line_overflow(void)
     CHECK(line == 0xffffffffu + 8);     /* (0 + 0x7fffffffffffffff + 8) mod 2^32 */
     close_exact(d);
 }
-#endif
+
 
 /* ---- this binary's own .debug_line -------------------------------------- */
 
@@ -1946,9 +1943,7 @@ static const struct harness_test tests[] = {
     TEST(test_dwline_lengths),
     TEST(test_dwline_refused),
     TEST(test_dwline_line_wraps),
-#ifdef PS_TEST_KNOWN_BUGS
     TEST(test_dwline_line_overflow),
-#endif
     TEST(test_dwline_truncations),
     TEST(test_dwline_mutants),
     TEST(test_dwline_self),
