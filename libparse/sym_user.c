@@ -225,6 +225,14 @@ static void read_own_vdso(ps_symbols *s)
     fclose(f);
 }
 
+const uint8_t *ps_user__vdso_image(ps_symbols *s, size_t *size)
+{
+    if (!s->vdso_read)
+        read_own_vdso(s);
+    *size = s->vdso_image != NULL ? s->vdso_size : 0;
+    return s->vdso_image;
+}
+
 void ps_user__load_file(ps_symbols *s, ps_symtree *t, ps_loadctx *x)
 {
     if (!x->has_bid && ps_file__is_regular(x->long_name)) {     /* perf: the bare path */

@@ -25,5 +25,8 @@ void ps_user__load_file(ps_symbols *s, ps_symtree *t, ps_loadctx *x);
 /** A [vdso]'s symbols into t; own: the capture's BUILD_ID feature does not
  *  name it, so this process's vdso is the file (read once per session). */
 void ps_user__load_vdso(ps_symbols *s, ps_symtree *t, ps_loadctx *x, int own);
+/** This process's vdso image, the file of an own [vdso] (read once per
+ *  session). @return it, Borrowed for s's life, or NULL with *size 0 */
+const uint8_t *ps_user__vdso_image(ps_symbols *s, size_t *size);
 
 #endif /* PS_SYM_USER_H */

@@ -16,11 +16,27 @@
  *    addresses in all; zero addresses are skipped.
  *  - Memory is the stack dump for [sp, sp + dyn_size - 8) (perf's range
  *    check drops the last word), anything else the mapped file's bytes at
- *    addr - map start + pgoff; nothing else is readable.
+ *    addr - map start + pgoff. An address in a map whose file cannot be
+ *    read there (anonymous memory, [stack]) reads as 0: perf's failure
+ *    code reaches libunwind as a success. Only an address outside every
+ *    map is unreadable (mem_word()).
+ *  - A return address of 0 is one more frame for libunwind, printed as
+ *    0 - 1; libdwfl ends the chain there, so the frame is added after.
  *  - CFI comes from the mapped files themselves (perf reads .eh_frame_hdr
  *    of the file, never a separate debug file). "The file" is the one
  *    perf's dso__data_open() finds: the build-id cache entry when the DSO
- *    has a build-id, else the path under --symfs (dso_file()).
+ *    has a build-id, else the path under --symfs (dso_file()). For a
+ *    [vdso] that the BUILD_ID feature does not name, perf's file is a copy
+ *    of its own vdso: sym_user.c's image of this process's, given to
+ *    libdwfl from memory (image_elf()) unless --symfs hides it.
+ *  - Where a frame's pc (less one, unless its callee is a signal frame or
+ *    it is the first) is in no such file, or in one without .eh_frame_hdr,
+ *    perf's libunwind stops: the frame is the last one. libdwfl would
+ *    guess on from the frame pointer (ebl_unwind()); frame_cb() stops it
+ *    first. In a file whose FDEs miss the pc, libunwind guesses too (from
+ *    rbp), and libdwfl's guess stands in for it (libunwind's PLT and
+ *    signal-trampoline patterns and its rbp sanity bounds are not
+ *    modelled).
  *  - A process is unwound only once perf gave its maps an unwinder, which
  *    happens when a map goes in whose file the capture's arch takes (on
  *    x86: a readable 64-bit ELF; gate_open()). Until then its samples get
@@ -89,6 +105,7 @@ struct module {
     uint64_t    bias;
     const char *filename;       /* Borrowed: the machine's */
     int         failed;
+    int         eh_frame_hdr;   /* the file has the section perf's CFI lookup reads */
 };
 
 struct ctx;
@@ -116,6 +133,10 @@ struct ctx {
     uint64_t                *pcs;
     uint8_t                 *act;
     size_t                   nr, max;
+    bool                     signal;    /* the last frame's FDE is a signal frame's */
+    int                      has_ra_slot;
+    uint64_t                 ra_slot;   /* where the last frame's return address is */
+    uint64_t                 nr_zero;   /* memory reads that gave 0 */
 };
 
 /* A chained hash table of nodes that live in the unwinder's arena. */
@@ -138,6 +159,7 @@ struct dso_file {
     uint8_t      bid[PS_BUILD_ID_MAX];
     size_t       bid_size;
     const char  *path;          /* arena; NULL: no regular file */
+    int          own_image;     /* perf's own [vdso]: its bytes are u->vdso */
     int          type;          /* enum dso_type */
 };
 
@@ -153,7 +175,7 @@ struct gate {
 struct ps_unwinder {
     const ps_machine  *m;
     const ps_features *feat;
-    const ps_symbols  *syms;    /* Borrowed; NULL: no build-id cache */
+    ps_symbols        *syms;    /* Borrowed; NULL: no build-id cache, no own vdso */
     const char        *symfs;   /* Borrowed; "" when none */
     ps_arena           arena;   /* dso_file and gate nodes, paths */
     struct table       files, gates;
@@ -165,6 +187,9 @@ struct ps_unwinder {
     uint64_t          *pcs;     /* owned: frame scratch */
     uint8_t           *act;     /* owned */
     size_t             cap;
+    int                vdso_read;
+    uint8_t           *vdso;    /* owned: a copy of sym_user.c's own vdso image */
+    size_t             vdso_size;
 };
 
 int ps_unwind__wanted(const ps_sample *smp)
@@ -292,6 +317,24 @@ static int own_vdso_type(void)
     return machine == EM_X86_64 ? DSO_TYPE_X32BIT : DSO_TYPE_32BIT;
 }
 
+/* The bytes of that file: sym_user.c's copy of this process's vdso, copied
+ * again because libelf reads an image in place (elf_memory() may write).
+ * @return 0, or -1 without a ps_symbols or a vdso */
+static int own_vdso(ps_unwinder *u)
+{
+    const uint8_t *img;
+    size_t n;
+
+    if (!u->vdso_read && u->syms != NULL) {
+        u->vdso_read = 1;
+        if ((img = ps_user__vdso_image(u->syms, &n)) != NULL && (u->vdso = malloc(n)) != NULL) {
+            memcpy(u->vdso, img, n);
+            u->vdso_size = n;
+        }
+    }
+    return u->vdso != NULL ? 0 : -1;
+}
+
 static int file_matches(const struct node *n, const void *key)
 {
     const struct dso_file *f = (const struct dso_file *)n, *k = key;
@@ -303,8 +346,8 @@ static int file_matches(const struct node *n, const void *key)
 /* The path and type of the file dso__data_open() reads for map's DSO (a
  * file or [vdso] map, named and build-id'd as symbols.c does): the
  * build-id cache entry when the DSO has a build-id, then the file under
- * --symfs; regular files only. An own [vdso] is perf's temp copy, which
- * --symfs hides. Looked for once per DSO.
+ * --symfs; regular files only. An own [vdso] is perf's temp copy of its
+ * own vdso (own_vdso()), which --symfs hides. Looked for once per DSO.
  * @return the entry, or NULL when out of memory */
 static const struct dso_file *dso_file(ps_unwinder *u, const ps_map *map)
 {
@@ -340,11 +383,13 @@ static const struct dso_file *dso_file(ps_unwinder *u, const ps_map *map)
     if (u->syms != NULL && x.has_bid)
         found = ps_user__cache_path(u->syms, &x, 0, path, sizeof(path)) == 0 &&
                 ps_file__is_regular(path);
-    if (!found && own)
-        f->type = u->symfs[0] ? DSO_TYPE_UNKNOWN : own_vdso_type();
-    else if (!found)
+    if (!found && own && !u->symfs[0]) {
+        f->type = own_vdso_type();
+        f->own_image = own_vdso(u) == 0;
+    } else if (!found && !own) {
         found = ps_path__join(path, sizeof(path), u->symfs, map->filename) == 0 &&
                 ps_file__is_regular(path);
+    }
     if (found && (f->path = ps_arena__strndup(&u->arena, path, strlen(path))) != NULL &&
         (fd = ps_file__open_regular(path)) >= 0) {
         Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -461,42 +506,77 @@ static int gate_open(ps_unwinder *u, const ps_maps *s, uint64_t t)
 /* ------------------------------------------------------------------------ */
 /* Memory and registers for libdwfl                                          */
 
-/* A word of the file mapped at addr, as perf's access_dso_mem(). */
-static int file_word(const struct ctx *c, uint64_t addr, uint64_t *out)
+/* 1 when libdwfl gets map's file (see dso_file()). */
+static int has_file(const ps_map *map)
+{
+    return map != NULL && (map->kind == PS_MAP_FILE || map->kind == PS_MAP_VDSO);
+}
+
+/* The offset in its file of addr, inside map: perf gives [vdso] maps a
+ * zero pgoff. */
+static uint64_t file_off(const ps_map *map, uint64_t addr)
+{
+    return map->kind == PS_MAP_VDSO ? addr - map->start : ps_map__rel(map, addr);
+}
+
+/*
+ * A word of memory outside the stack dump, as perf's access_mem(): the
+ * bytes of the file mapped at addr (access_dso_mem()). Where the map's
+ * DSO cannot be read (no file: anonymous memory, [stack]; past its end)
+ * perf's failure reaches libunwind as a success, with the value 0; only
+ * an address no map covers is an error.
+ * @return 0, or -1 when no map covers addr
+ */
+static int mem_word(const struct ctx *c, uint64_t addr, uint64_t *out)
 {
     const ps_map *map = ps_machine__find_user_map(c->u->m, c->smp->pid, c->smp->tid,
                                                   c->t, addr);
     const struct dso_file *f;
+    uint64_t off;
     uint8_t b[8];
-    ssize_t n;
     int fd;
 
-    if (map == NULL || map->kind != PS_MAP_FILE || (f = dso_file(c->u, map)) == NULL ||
-        f->path == NULL || (fd = ps_file__open_regular(f->path)) < 0)
+    if (map == NULL)
         return -1;
-    n = pread(fd, b, sizeof(b), (off_t)ps_map__rel(map, addr));
+    *out = 0;
+    if (!has_file(map) || (f = dso_file(c->u, map)) == NULL)
+        return 0;
+    off = file_off(map, addr);
+    if (f->own_image) {
+        if (off <= c->u->vdso_size && c->u->vdso_size - off >= sizeof(b))
+            memcpy(out, c->u->vdso + off, sizeof(b));
+        return 0;
+    }
+    if (f->path == NULL || (fd = ps_file__open_regular(f->path)) < 0)
+        return 0;
+    if (pread(fd, b, sizeof(b), (off_t)off) == (ssize_t)sizeof(b))
+        memcpy(out, b, sizeof(b));
     close(fd);
-    if (n != (ssize_t)sizeof(b))
-        return -1;
-    memcpy(out, b, sizeof(b));
     return 0;
+}
+
+/* The word at addr as libunwind sees it under perf: the stack dump for
+ * [sp, sp + dyn_size - 8), else mem_word(). @return 0 or -1 */
+static int read_word(const struct ctx *c, uint64_t addr, uint64_t *out)
+{
+    if (addr + 8 < addr)
+        return -1;
+    if (addr >= c->sp && addr + 8 < c->stack_end) {
+        memcpy(out, c->smp->stack_data + (addr - c->sp), sizeof(*out));
+        return 0;
+    }
+    return mem_word(c, addr, out);
 }
 
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
-    const struct ctx *c = ((struct space *)arg)->cur;
+    struct ctx *c = ((struct space *)arg)->cur;
     uint64_t v;
 
     (void)dwfl;
-    if (c == NULL || addr + 8 < addr)
+    if (c == NULL || read_word(c, addr, &v) < 0)
         return false;
-    if (addr >= c->sp && addr + 8 < c->stack_end) {
-        memcpy(&v, c->smp->stack_data + (addr - c->sp), sizeof(v));
-        *result = v;
-        return true;
-    }
-    if (file_word(c, addr, &v) < 0)
-        return false;
+    c->nr_zero += v == 0;
     *result = v;
     return true;
 }
@@ -565,8 +645,20 @@ static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
     return -1;
 }
 
+/* The ELF of a module reported without a file (report_file()): an own
+ * [vdso], whose module's userdata is the unwinder. */
+static int image_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+                     Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+    ps_unwinder *u = *userdata;
+
+    (void)mod; (void)modname; (void)base; (void)file_name;
+    *elfp = u != NULL && u->vdso != NULL ? elf_memory((char *)u->vdso, u->vdso_size) : NULL;
+    return -1;
+}
+
 static const Dwfl_Callbacks dwfl_callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
+    .find_elf = image_elf,
     .find_debuginfo = no_debuginfo,
 };
 
@@ -640,7 +732,28 @@ static uint64_t load_bias(Elf *elf, const ps_map *map)
     return map->start - map->pgoff;
 }
 
-/* Report map's file to sp's Dwfl (inside a report session). */
+/* 1 when elf has an .eh_frame_hdr section (perf's elf_section_offset()). */
+static int has_eh_frame_hdr(Elf *elf)
+{
+    Elf_Scn *scn = NULL;
+    size_t shstrndx;
+
+    if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return 0;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        const char *name;
+        GElf_Shdr sh;
+
+        if (gelf_getshdr(scn, &sh) != NULL &&
+            (name = elf_strptr(elf, shstrndx, sh.sh_name)) != NULL &&
+            strcmp(name, ".eh_frame_hdr") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Report map's file to sp's Dwfl (inside a report session). An own [vdso]
+ * has no file: its module spans the map, and image_elf() gives its ELF. */
 static void report_file(ps_unwinder *u, struct space *sp, const ps_map *map)
 {
     struct module *md = mod_add(sp);
@@ -655,11 +768,23 @@ static void report_file(ps_unwinder *u, struct space *sp, const ps_map *map)
     md->lo = map->start;
     md->hi = map->end;
     md->failed = 1;
-    if (f != NULL && f->path != NULL && (fd = ps_file__open_regular(f->path)) >= 0) {
+    if (f != NULL && f->own_image) {
+        Elf *elf = elf_memory((char *)u->vdso, u->vdso_size);
+        void **userdata;
+
+        md->eh_frame_hdr = has_eh_frame_hdr(elf);
+        elf_end(elf);
+        if ((mod = dwfl_report_module(sp->dwfl, map->filename, map->start, map->end)) != NULL) {
+            dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+            *userdata = u;
+            md->bias = map->start;
+        }
+    } else if (f != NULL && f->path != NULL && (fd = ps_file__open_regular(f->path)) >= 0) {
         Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 
         if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
             md->bias = load_bias(elf, map);
+            md->eh_frame_hdr = has_eh_frame_hdr(elf);
             elf_end(elf);
             /* the module owns fd once reported */
             mod = dwfl_report_elf(sp->dwfl, map->filename, f->path, fd, md->bias, false);
@@ -748,7 +873,7 @@ static int want_addr(const struct ctx *c, struct wanted *w, struct memo *m, uint
     const ps_map *map = memo_find(c, m, addr);
     size_t i;
 
-    if (map == NULL || map->kind != PS_MAP_FILE)
+    if (!has_file(map))
         return 0;
     for (i = 0; i < w->nr; i++)
         if (w->maps[i] == map)
@@ -824,16 +949,128 @@ static int report_wanted(ps_unwinder *u, struct space *sp, const struct wanted *
 /* ------------------------------------------------------------------------ */
 /* Unwinding                                                                 */
 
+/* The module reported at addr, or NULL. */
+static const struct module *mod_at(const struct space *sp, uint64_t addr)
+{
+    size_t i;
+
+    for (i = 0; i < sp->nr_mods; i++)
+        if (!sp->mods[i].failed && addr >= sp->mods[i].lo && addr < sp->mods[i].hi)
+            return &sp->mods[i];
+    return NULL;
+}
+
+/* The .eh_frame FDE's row for addr in the module libdwfl finds there.
+ * @return it (Owned: free()), or NULL when there is none */
+static Dwarf_Frame *cfi_row(Dwfl *dwfl, Dwarf_Addr addr)
+{
+    Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+    Dwarf_Frame *frame;
+    Dwarf_CFI *cfi;
+    Dwarf_Addr bias;
+
+    if (mod == NULL || (cfi = dwfl_module_eh_cfi(mod, &bias)) == NULL ||
+        dwarf_cfi_addrframe(cfi, addr - bias, &frame) != 0)
+        return NULL;
+    return frame;
+}
+
+/* Where row says the return address of state's frame is saved, for the
+ * usual rules: the CFA a register plus an offset, the return address at
+ * an offset from it. @return 0, or -1 for any other rule */
+static int ra_slot(Dwfl_Frame *state, Dwarf_Frame *row, int ra, uint64_t *out)
+{
+    Dwarf_Op mem[3], *ops;
+    Dwarf_Word reg;
+    size_t nops;
+    uint64_t cfa;
+
+    if (dwarf_frame_cfa(row, &ops, &nops) != 0 || nops != 1)
+        return -1;
+    if (ops[0].atom == DW_OP_bregx)
+        cfa = ops[0].number2;
+    else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31)
+        cfa = ops[0].number;
+    else
+        return -1;
+    if (dwfl_frame_reg(state, ops[0].atom == DW_OP_bregx ? (unsigned)ops[0].number :
+                       (unsigned)(ops[0].atom - DW_OP_breg0), &reg) != 0)
+        return -1;
+    cfa += reg;
+    if (ra < 0 || dwarf_frame_register(row, ra, mem, &ops, &nops) != 0 || ops == NULL ||
+        nops == 0 || ops[0].atom != DW_OP_call_frame_cfa)
+        return -1;
+    if (nops == 1)
+        *out = cfa;
+    else if (nops == 2 && ops[1].atom == DW_OP_plus_uconst)
+        *out = cfa + ops[1].number;
+    else
+        return -1;
+    return 0;
+}
+
+/* What the FDE row at addr says of state's frame: whether it is a signal
+ * frame's, and where the return address is saved (c->has_ra_slot). */
+static void note_row(struct ctx *c, Dwfl *dwfl, Dwfl_Frame *state, Dwarf_Addr addr)
+{
+    Dwarf_Frame *row = cfi_row(dwfl, addr);
+    Dwarf_Addr start, end;
+    bool signal = false;
+    int ra;
+
+    c->has_ra_slot = 0;
+    if (row != NULL) {
+        ra = dwarf_frame_info(row, &start, &end, &signal);
+        c->has_ra_slot = ra_slot(state, row, ra, &c->ra_slot) == 0;
+        free(row);
+    }
+    c->signal = signal;
+}
+
+/*
+ * One frame, leaf first. libdwfl unwinds a frame with the FDE of its pc
+ * (less one unless it is the first frame or its callee is a signal
+ * frame), and without one guesses the caller from the frame pointer
+ * (ebl_unwind()). perf's libunwind guesses likewise only where the file
+ * has an FDE table that misses the pc; with no file there, or no
+ * .eh_frame_hdr in it, its lookup fails outright and it stops. So does
+ * the chain here, before libdwfl steps on: the frame's pc is kept, and
+ * dwfl_frame_pc() is not asked whether it is an activation (which would
+ * unwind it).
+ *
+ * For ps_unwinder__user() the last frame's row says where its return
+ * address is saved, and each row whether the next lookup takes pc as is.
+ * Reading the row again costs, so it is read only where libdwfl unwinds
+ * the frame after this call (pc as is: the first frame, a signal frame's
+ * caller) or where that unwinding read a 0 (a return address of 0 ends
+ * the chain); elsewhere dwfl_frame_pc() has just unwound the frame, and
+ * says whether its FDE is a signal frame's.
+ */
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
-    struct ctx *c = ((struct space *)arg)->cur;
-    Dwarf_Addr pc;
-    bool act;
+    struct space *sp = arg;
+    struct ctx *c = sp->cur;
+    bool act, as_is = c->nr == 0 || c->signal;
+    const struct module *md;
+    Dwarf_Addr pc, addr;
+    uint64_t nr_zero = c->nr_zero;
 
-    (void)arg;
-    if (!dwfl_frame_pc(state, &pc, &act))
+    if (!dwfl_frame_pc(state, &pc, NULL))
         return DWARF_CB_ABORT;
     c->pcs[c->nr] = pc;
+    addr = as_is ? pc : pc - 1;
+    if ((md = mod_at(sp, addr)) == NULL || !md->eh_frame_hdr) {
+        c->act[c->nr++] = as_is;
+        return DWARF_CB_ABORT;
+    }
+    if (!dwfl_frame_pc(state, &pc, &act))
+        return DWARF_CB_ABORT;
+    if (as_is || c->nr_zero != nr_zero) {
+        note_row(c, sp->dwfl, state, addr);
+    } else {
+        c->has_ra_slot = 0;
+        c->signal = act;
+    }
     c->act[c->nr] = act;
     if (++c->nr >= c->max)
         return DWARF_CB_ABORT;
@@ -871,7 +1108,7 @@ size_t ps_unwinder__user(ps_unwinder *u, const ps_sample *smp, uint64_t t,
     struct wanted w = { NULL, 0, 0 };
     struct space *sp;
     struct ctx c;
-    uint64_t ip, dyn;
+    uint64_t ip, ip0, dyn;
     size_t i, n = 0;
 
     ps_unwinder__note_sample(u, smp);
@@ -906,7 +1143,14 @@ size_t ps_unwinder__user(ps_unwinder *u, const ps_sample *smp, uint64_t t,
         }
         sp->attached = 1;
     }
-    dwfl_getthread_frames(sp->dwfl, (pid_t)smp->tid, frame_cb, sp);
+    /* libdwfl ends a chain at a return address of 0; libunwind takes it
+     * as one more frame (perf prints 0 - 1), and stops after it */
+    if (dwfl_getthread_frames(sp->dwfl, (pid_t)smp->tid, frame_cb, sp) == 0 &&
+        c.nr > 0 && c.nr < c.max && c.has_ra_slot && read_word(&c, c.ra_slot, &ip0) == 0 &&
+        ip0 == 0) {
+        c.pcs[c.nr] = 0;
+        c.act[c.nr++] = c.signal;
+    }
     sp->cur = NULL;
     free(w.maps);
     if (c.nr == 0)
@@ -931,7 +1175,7 @@ first_only:
 }
 
 int ps_unwinder__new(ps_unwinder **out, const ps_machine *m, const ps_features *feat,
-                     const ps_symbols *syms, ps_error *err)
+                     ps_symbols *syms, ps_error *err)
 {
     ps_unwinder *u = calloc(1, sizeof(*u));
     struct utsname uts;
@@ -964,6 +1208,7 @@ void ps_unwinder__free(ps_unwinder *u)
     }
     free(u->pcs);
     free(u->act);
+    free(u->vdso);
     free(u->files.buckets);
     free(u->gates.buckets);
     ps_arena__free(&u->arena);

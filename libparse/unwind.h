@@ -29,12 +29,13 @@ typedef struct ps_unwinder ps_unwinder;
  *               table, x86-64 without one, and which processes perf
  *               unwinds; BUILD_ID the DSOs' build-ids); Borrowed likewise,
  *               read lazily
- * @param syms   where files are looked for (--symfs, the build-id cache);
- *               Borrowed likewise; NULL: under / only
+ * @param syms   where files are looked for (--symfs, the build-id cache)
+ *               and perf's own [vdso] image (sym_user.c); Borrowed
+ *               likewise; NULL: under / only, and no [vdso] CFI
  * @return PS_OK or PS_ENOMEM. Owned: ps_unwinder__free().
  */
 int  ps_unwinder__new(ps_unwinder **out, const ps_machine *m, const ps_features *feat,
-                      const ps_symbols *syms, ps_error *err);
+                      ps_symbols *syms, ps_error *err);
 /** Accepts NULL. */
 void ps_unwinder__free(ps_unwinder *u);
 

@@ -1,7 +1,8 @@
 #!/bin/bash
-# build.sh - rebuild testdata/dwarf-inline.data and testdata/dwarf-shlib.data
-# and the binaries they name. Run as root (perf record), from anywhere:
-#   testdata/dwarf/build.sh
+# build.sh - rebuild testdata/dwarf-inline.data, testdata/dwarf-shlib.data and
+# testdata/dwarf-vdso.data and the binaries they name; with arguments (inline,
+# shlib, vdso) only those. Run as root (perf record), from anywhere:
+#   testdata/dwarf/build.sh [inline] [shlib] [vdso]
 # The sources are compiled inside /tmp/perfsift-dwarf (the path the captures
 # record, and DW_AT_comp_dir, so nothing names the checkout), recorded there
 # with perf 6.1 (an empty HOME, no build-id cache), then the binaries are
@@ -13,24 +14,50 @@ SRC=$(cd "$(dirname "$0")" && pwd)
 OUT=/tmp/perfsift-dwarf
 CFLAGS=(-O2 -g -fomit-frame-pointer)
 mkdir -p "$OUT" /tmp/perfsift-dwarf-home
-cp "$SRC"/inline.c "$SRC"/shlib.c "$SRC"/libwork.c "$SRC"/libwork.h "$OUT"/
+cp "$SRC"/inline.c "$SRC"/shlib.c "$SRC"/vdso.c "$SRC"/libwork.c "$SRC"/libwork.h "$OUT"/
 cd "$OUT"
 
-gcc "${CFLAGS[@]}" -o inline inline.c
-gcc "${CFLAGS[@]}" -fPIC -shared -o libwork.so libwork.c -lm
-gcc "${CFLAGS[@]}" -o shlib shlib.c -L. -lwork -lm -Wl,-rpath,/tmp/perfsift-dwarf
-
-rec() {         # output stack-size command...
-    local out=$1 size=$2
+rec() {         # name "perf record options" command...
+    local out=$SRC/../dwarf-$1.data opts=$2
     shift 2
     rm -f "$out"        # else perf keeps the old one as $out.old
+    # shellcheck disable=SC2086
     env -i PATH="$PATH" HOME=/tmp/perfsift-dwarf-home LC_ALL=C \
         PERF_CONFIG_NOSYSTEM=1 PERF_CONFIG_NOGLOBAL=1 \
-        perf record -q -N -F 300 --call-graph "dwarf,$size" -o "$out" -- "$@" >/dev/null
+        perf record -q -N $opts -o "$out" -- "$@" >/dev/null
+    chmod 644 "$out"
+    ls -l "$out"
 }
-rec "$SRC/../dwarf-inline.data" 4096 ./inline
-rec "$SRC/../dwarf-shlib.data" 8192 ./shlib
 
-chmod 644 "$SRC/../dwarf-inline.data" "$SRC/../dwarf-shlib.data"
-cp inline shlib libwork.so "$SRC"/
-ls -l "$SRC/../dwarf-inline.data" "$SRC/../dwarf-shlib.data"
+build_inline() {
+    gcc "${CFLAGS[@]}" -o inline inline.c
+    rec inline "-F 300 --call-graph dwarf,4096" ./inline
+    cp inline "$SRC"/
+}
+
+build_shlib() {
+    gcc "${CFLAGS[@]}" -fPIC -shared -o libwork.so libwork.c -lm
+    gcc "${CFLAGS[@]}" -o shlib shlib.c -L. -lwork -lm -Wl,-rpath,/tmp/perfsift-dwarf
+    rec shlib "-F 300 --call-graph dwarf,8192" ./shlib
+    cp shlib libwork.so "$SRC"/
+}
+
+# -B: no BUILD_ID feature, so perf's [vdso] is a copy of its own (the
+# running kernel's), whose CFI it unwinds through
+build_vdso() {
+    gcc "${CFLAGS[@]}" -o vdso vdso.c
+    rec vdso "-B -F 2000 --call-graph dwarf,4096" ./vdso
+    cp vdso "$SRC"/
+}
+
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso)
+for t in "${targets[@]}"; do
+    case $t in
+    inline|shlib|vdso) ;;
+    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso)" >&2; exit 2 ;;
+    esac
+done
+for t in "${targets[@]}"; do
+    "build_$t"
+done

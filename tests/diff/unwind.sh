@@ -1,24 +1,26 @@
 #!/bin/bash
-# unwind.sh - DWARF call chains (issue 4, in progress).
+# unwind.sh - DWARF call chains (issue 4).
 #  1. The user frames perfsift unwinds from the captured registers and
-#     stack have the same addresses as perf's. perf also expands inlined
-#     callers of each frame (one more line with the same address, marked
-#     "(inlined)"), which perfsift does not do yet, so addresses are compared
-#     with repeated lines squeezed (uniq) on both sides;
-#     testdata/PERF-DIFFERENCES.md says where this stands.
+#     stack have the same addresses as perf's (inlined callers included).
 #  2. Which processes perf unwinds at all (libparse/unwind.c, gate_open()):
 #     the external dwarf captures, whose programs are not on this machine,
 #     print byte for byte what perf prints, with and without a --symfs that
 #     hides every file (and perf's own [vdso]); so do pipe copies of
 #     cpp-recursion.perf.data without the ARCH feature, whose maps come
 #     before or after the first sample.
+#  3. The [vdso] (testdata/dwarf-vdso.data, recorded without the BUILD_ID
+#     feature): perf unwinds through it with its own vdso's CFI, so the
+#     capture must have [vdso] frames with callers; under a --symfs that
+#     hides perf's own vdso (and holds the program and its libraries) the
+#     chains stop at the vdso frame, where it has no CFI.
 source "$(dirname "$0")/lib.sh"
 require_perf
 cp -rn "$SHARED/corpus/symfs/." / 2>/dev/null
+install_dwarf_bins
 F="$SHARED/corpus/captures/cpuhog-dwarf.data"
-perf_run script -F comm,tid,time,ip -i "$F" 2>/dev/null | sed "s/ (inlined)\$//" | uniq > "$TMPD/perf.txt"
-env -i PATH="$PATH" HOME="$TMPD/home" "$PERFSIFT" script -q -F comm,tid,time,ip "$F" |
-    uniq > "$TMPD/ours.txt"
+perf_run script -F comm,tid,time,ip -i "$F" 2>/dev/null > "$TMPD/perf.txt"
+env -i PATH="$PATH" HOME="$TMPD/home" "$PERFSIFT" script -q -F comm,tid,time,ip "$F" \
+    > "$TMPD/ours.txt"
 frames=$(grep -c '^	' "$TMPD/perf.txt")
 if [ "$frames" -gt 200 ] && cmp -s "$TMPD/perf.txt" "$TMPD/ours.txt"; then
     pass "unwind cpuhog-dwarf.data: $frames frame addresses equal perf's"
@@ -95,4 +97,21 @@ then
 else
     fail "unwind pipe without ARCH: could not make the captures"
 fi
+
+V="$ROOT/testdata/dwarf-vdso.data"
+perf_run script -F ip,dso -i "$V" 2>/dev/null > "$TMPD/vdso.txt"
+callers=$(awk '/\(\[vdso\]\)$/ { v = 1; next } v && /^\t/ { n++ } { v = 0 }
+               END { print n + 0 }' "$TMPD/vdso.txt")
+if [ "$callers" -gt 50 ]; then
+    pass "unwind dwarf-vdso.data: perf unwinds $callers [vdso] frames into their caller"
+else
+    fail "unwind dwarf-vdso.data: only $callers [vdso] frames with a caller (re-record it)"
+fi
+VS="$TMPD/vdso-symfs"
+mkdir -p "$VS/tmp/perfsift-dwarf" "$VS/usr/lib/x86_64-linux-gnu"
+cp /tmp/perfsift-dwarf/vdso "$VS/tmp/perfsift-dwarf/"
+cp /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
+    "$VS/usr/lib/x86_64-linux-gnu/"
+# --no-inline: with --symfs perf still finds libc's inlined callers
+same "dwarf-vdso.data --symfs (no [vdso] CFI)" "$V" --symfs "$VS" --no-inline
 finish

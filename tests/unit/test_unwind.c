@@ -9,10 +9,16 @@
  * build-id cache or as perf's own [vdso]; no HEADER_ARCH: at the first
  * map until the first sample, this machine's rule after; aarch64:
  * always). The ELF files are bare headers written to a mkdtemp()
- * directory. Unwinding through real ELF files is checked against perf by
- * tests/diff/unwind.sh and tests/diff/script.sh on the dwarf captures.
+ * directory. Through this process's own vdso (perf's [vdso] when the
+ * BUILD_ID feature does not name it): its CFI carries the chain into the
+ * caller; a frame without CFI (no file, no FDE) ends the chain, frame
+ * pointer or not; a return address saved in memory perf knows but cannot
+ * read is a 0, one more frame. Unwinding through real programs is checked
+ * against perf by tests/diff/unwind.sh and tests/diff/script.sh on the
+ * dwarf captures.
  */
 #include <elf.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +26,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include "harness.h"
+#include "../../libparse/sym_user.h"
 #include "../../libparse/unwind.h"
 
 #define START UINT64_C(0x400000)
@@ -157,15 +164,15 @@ static ps_event timed(uint32_t type, uint64_t t)
     return ev;
 }
 
-/* An MMAP2 of name at START + slot pages; bid: its build-id, or NULL. */
-static void map_in(ps_machine *m, uint32_t pid, unsigned slot, const char *name,
-                   const char *bid, uint64_t t)
+/* An MMAP2 of name at start, len bytes; bid: its build-id, or NULL. */
+static void map_at(ps_machine *m, uint32_t pid, uint64_t start, uint64_t len,
+                   const char *name, const char *bid, uint64_t t)
 {
     ps_event ev = timed(PERF_RECORD_MMAP2, t);
 
     ev.u.mmap2.pid = ev.u.mmap2.tid = pid;
-    ev.u.mmap2.start = START + slot * UINT64_C(0x1000);
-    ev.u.mmap2.len = 0x1000;
+    ev.u.mmap2.start = start;
+    ev.u.mmap2.len = len;
     ev.u.mmap2.prot = 5;
     ev.u.mmap2.filename = name;
     if (bid != NULL) {
@@ -175,6 +182,13 @@ static void map_in(ps_machine *m, uint32_t pid, unsigned slot, const char *name,
         memcpy(ev.u.mmap2.build_id, bid, 20);
     }
     CHECK(ps_machine__event(m, &ev, NULL) == PS_OK);
+}
+
+/* An MMAP2 of name at START + slot pages, one page long. */
+static void map_in(ps_machine *m, uint32_t pid, unsigned slot, const char *name,
+                   const char *bid, uint64_t t)
+{
+    map_at(m, pid, START + slot * UINT64_C(0x1000), 0x1000, name, bid, t);
 }
 
 static void fork_in(ps_machine *m, uint32_t pid, uint32_t tid, uint32_t ppid, uint64_t t)
@@ -285,6 +299,218 @@ static void test_own_vdso_is_a_file(void)
     ps_machine__free(m);
 }
 
+/* ---- through the [vdso] ------------------------------------------------ */
+
+#define VDSO  UINT64_C(0x7f0000000000)
+#define STACK UINT64_C(0x7ffc0000)
+#define NOMAP UINT64_C(0x10000010)      /* an address no map covers */
+
+/* The offset of function name in this process's vdso (what perf's own
+ * [vdso] copies), and the vdso's size in pages. @return 0, or -1 */
+static int vdso_func(ps_symbols *syms, const char *name, uint64_t *off, uint64_t *len)
+{
+    size_t size;
+    const uint8_t *img = ps_user__vdso_image(syms, &size);
+    Elf_Scn *scn = NULL;
+    char *copy;
+    Elf *elf;
+    int rc = -1;
+
+    if (img == NULL || (copy = malloc(size)) == NULL)
+        return -1;
+    memcpy(copy, img, size);
+    elf_version(EV_CURRENT);
+    elf = elf_memory(copy, size);
+    while (elf != NULL && (scn = elf_nextscn(elf, scn)) != NULL) {
+        Elf_Data *d = elf_getdata(scn, NULL);
+        GElf_Shdr sh;
+        GElf_Sym sym;
+        size_t i;
+
+        if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_DYNSYM || d == NULL ||
+            sh.sh_entsize == 0)
+            continue;
+        for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+            const char *n;
+
+            if (gelf_getsym(d, (int)i, &sym) != NULL &&
+                (n = elf_strptr(elf, sh.sh_link, sym.st_name)) != NULL &&
+                strcmp(n, name) == 0 && GELF_ST_TYPE(sym.st_info) == STT_FUNC) {
+                *off = sym.st_value;
+                rc = 0;
+            }
+        }
+    }
+    *len = (size + 0xfff) & ~(uint64_t)0xfff;
+    elf_end(elf);
+    free(copy);
+    return rc;
+}
+
+/* A ps_symbols (the test's build-id cache) holding this process's vdso;
+ * where __vdso_clock_gettime and __vdso_gettimeofday are in it, and its
+ * length. @return it, or NULL where there is no such vdso */
+static ps_symbols *vdso_syms(const ps_features *f, uint64_t *fn, uint64_t *fn2, uint64_t *len)
+{
+    ps_symbols_opts o;
+    ps_symbols *syms;
+
+    memset(&o, 0, sizeof(o));
+    o.buildid_dir = tpath("cache");
+    CHECK(ps_symbols__new(&syms, &o, f, NULL) == PS_OK);
+    if (getauxval(AT_SYSINFO_EHDR) == 0 ||
+        vdso_func(syms, "__vdso_clock_gettime", fn, len) < 0 ||
+        vdso_func(syms, "__vdso_gettimeofday", fn2, len) < 0) {
+        ps_symbols__free(syms);
+        return NULL;
+    }
+    return syms;
+}
+
+/* x86-64: AX, BP (6), SP and IP sampled; bp = sp + 16, where the stack
+ * holds a frame-pointer frame: saved bp 0, return address NOMAP + 0x1000. */
+static uint64_t fp_regs[4];
+static uint8_t fp_stack[64];
+
+static ps_sample fp_sample(uint64_t ip, uint64_t ax, uint64_t ret, uint64_t dyn_size)
+{
+    ps_sample s = dwarf_sample();
+    uint64_t zero = 0, fp_ret = NOMAP + 0x1000;
+
+    s.regs_user.mask = (1u << 0) | (1u << 6) | (1u << 7) | (1u << 8);
+    fp_regs[0] = ax;
+    fp_regs[1] = STACK + 16;
+    fp_regs[2] = STACK;
+    fp_regs[3] = ip;
+    s.regs_user.regs = fp_regs;
+    memset(fp_stack, 0, sizeof(fp_stack));
+    memcpy(fp_stack, &ret, sizeof(ret));
+    memcpy(fp_stack + 16, &zero, sizeof(zero));
+    memcpy(fp_stack + 24, &fp_ret, sizeof(fp_ret));
+    s.stack_data = fp_stack;
+    s.stack_size = sizeof(fp_stack);
+    s.stack_dyn_size = dyn_size;
+    return s;
+}
+
+/* The own [vdso]'s CFI takes the chain from __vdso_clock_gettime's entry
+ * to its caller; that return address has no map, so the chain ends there,
+ * although bp makes a frame-pointer frame (libdwfl's fallback, which
+ * perf's libunwind does not have). */
+static void test_own_vdso_gives_cfi(void)
+{
+    ps_features f = x86_features("x86_64");
+    ps_machine *m;
+    ps_unwinder *u;
+    ps_sample s;
+    uint64_t ips[8], fn, fn2, len;
+    ps_symbols *syms = vdso_syms(&f, &fn, &fn2, &len);
+
+    if (syms == NULL)
+        return;                                 /* no vdso here */
+    CHECK(ps_machine__new(&m, NULL) == PS_OK);
+    CHECK(ps_unwinder__new(&u, m, &f, syms, NULL) == PS_OK);
+    map_at(m, 42, VDSO, len, "[vdso]", NULL, 10);
+    s = fp_sample(VDSO + fn, 0, NOMAP, sizeof(fp_stack));
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 8) == 2);
+    CHECK(ips[0] == VDSO + fn && ips[1] == NOMAP - 1);
+    ps_unwinder__free(u);
+    /* without a ps_symbols there is no image: the ip alone */
+    CHECK(ps_unwinder__new(&u, m, &f, NULL, NULL) == PS_OK);
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 8) == 1);
+    ps_unwinder__free(u);
+    ps_machine__free(m);
+    ps_symbols__free(syms);
+}
+
+/* A copy of this process's vdso as a file, path: a real ELF with CFI.
+ * @return 0, or -1 */
+static int write_vdso(ps_symbols *syms, const char *path)
+{
+    size_t size;
+    const uint8_t *img = ps_user__vdso_image(syms, &size);
+    FILE *f;
+    int ok;
+
+    if (img == NULL || (f = fopen(path, "wb")) == NULL)
+        return -1;
+    ok = fwrite(img, 1, size, f) == size;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* Named by the BUILD_ID feature, the [vdso] has no file for perf, so no
+ * CFI: a sample inside it is the ip alone, frame pointer or not. In a
+ * file with CFI (the vdso copied) whose FDEs miss the ip, libunwind
+ * guesses the caller from the frame pointer, and so does libdwfl. */
+static void test_no_cfi_ends_the_chain(void)
+{
+    ps_features f = x86_features("x86_64");
+    ps_feat_build_id e;
+    ps_machine *m;
+    ps_unwinder *u;
+    ps_sample s;
+    uint64_t ips[8], fn, fn2, len, file = VDSO + 0x100000;
+    ps_symbols *syms = vdso_syms(&f, &fn, &fn2, &len);
+
+    if (syms == NULL || write_vdso(syms, tpath("vdso.so")) < 0) {
+        ps_symbols__free(syms);
+        return;
+    }
+    memset(&e, 0, sizeof(e));
+    e.filename = "[vdso]";
+    e.size = 20;
+    f.build_ids.nr = 1;
+    f.build_ids.entries = &e;
+    f.present[PS_HEADER_BUILD_ID / 64] |= UINT64_C(1) << (PS_HEADER_BUILD_ID % 64);
+    CHECK(ps_machine__new(&m, NULL) == PS_OK);
+    CHECK(ps_unwinder__new(&u, m, &f, syms, NULL) == PS_OK);
+    map_at(m, 42, file, len, tpath("vdso.so"), NULL, 10);
+    map_at(m, 42, VDSO, len, "[vdso]", NULL, 11);
+    /* ax points into the file, so that libdwfl has a module (and an arch) */
+    s = fp_sample(VDSO + fn, file + fn, NOMAP, sizeof(fp_stack));
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 8) == 1);
+    CHECK(ips[0] == VDSO + fn);
+    s = fp_sample(file + 0x100, file + fn, NOMAP, sizeof(fp_stack));  /* the ELF header */
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 8) == 2);
+    CHECK(ips[1] == NOMAP + 0x1000 - 1);
+    s = fp_sample(file + fn, file + fn, NOMAP, sizeof(fp_stack));     /* the file's CFI */
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 8) == 2);
+    ps_unwinder__free(u);
+    ps_machine__free(m);
+    ps_symbols__free(syms);
+}
+
+/* A return address beyond the stack dump, in a map without a file
+ * ([stack]): perf reads it as 0 and libunwind makes that one more frame,
+ * printed as 0 - 1; where no map covers it the chain just ends. */
+static void test_unreadable_return_address_is_zero(void)
+{
+    ps_features f = x86_features("x86_64");
+    ps_machine *m;
+    ps_unwinder *u;
+    ps_sample s;
+    uint64_t ips[8], fn, fn2, len;
+    ps_symbols *syms = vdso_syms(&f, &fn, &fn2, &len);
+
+    if (syms == NULL)
+        return;
+    CHECK(ps_machine__new(&m, NULL) == PS_OK);
+    map_at(m, 42, VDSO, len, "[vdso]", NULL, 10);
+    /* the caller is at __vdso_gettimeofday's entry too: its return
+     * address is at sp + 8, past the 16 bytes dumped (the last 8 unread) */
+    s = fp_sample(VDSO + fn, 0, VDSO + fn2 + 1, 16);
+    CHECK(ps_unwinder__new(&u, m, &f, syms, NULL) == PS_OK);
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 8) == 2);
+    ps_unwinder__free(u);
+    map_at(m, 42, STACK - 0x1000, 0x2000, "[stack]", NULL, 11);
+    CHECK(ps_unwinder__new(&u, m, &f, syms, NULL) == PS_OK);
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 8) == 3);
+    CHECK(ips[1] == VDSO + fn2 && ips[2] == UINT64_MAX);
+    ps_unwinder__free(u);
+    ps_machine__free(m);
+    ps_symbols__free(syms);
+}
+
 /* Without HEADER_ARCH perf sets up a process at its first map, file or
  * not, until the first sample gives it an arch: this machine's. */
 static void test_no_arch_until_first_sample(void)
@@ -337,6 +563,9 @@ static const struct harness_test tests[] = {
     TEST(test_first_address_is_the_ip),
     TEST(test_x86_needs_a_64bit_file),
     TEST(test_own_vdso_is_a_file),
+    TEST(test_own_vdso_gives_cfi),
+    TEST(test_no_cfi_ends_the_chain),
+    TEST(test_unreadable_return_address_is_zero),
     TEST(test_no_arch_until_first_sample),
     TEST(test_arm64_always_unwinds),
 };
