@@ -16,6 +16,8 @@
  *    known, unless an ELF symbol covers addr: binutils then names it and
  *    prints "??:?" (perf reads that as file "??", line 0), and a file
  *    name when the symbol follows an STT_FILE;
+ *  - a file without .debug_info is read through the separate debug file
+ *    binutils finds for it (dwsep.c), symbols included;
  *  - a file without DWARF (or whose DWARF binutils refuses) gets the
  *    symbol answers only.
  */
@@ -33,6 +35,7 @@
 #include "bfdsym.h"
 #include "dwfunc.h"
 #include "dwline.h"
+#include "dwsep.h"
 #include "sym_io.h"
 #include "u64map.h"
 #include "util.h"
@@ -43,6 +46,8 @@ typedef struct srcfile {
     char            *path;      /* owned */
     int              fd;        /* -1: not opened (nothing found for it) */
     Elf             *elf;
+    int              dfd;       /* the separate debug file binutils follows, or -1 */
+    Elf             *delf;
     Dwarf           *dw;
     ps_dwlines      *lines;     /* owned: .debug_line as binutils reads it */
     ps_bfdsyms      *syms;      /* owned: .symtab as binutils reads it */
@@ -144,6 +149,12 @@ static void file_close(srcfile *f)
         elf_end(f->elf);
     if (f->fd >= 0)
         close(f->fd);
+    if (f->delf != NULL)
+        elf_end(f->delf);
+    if (f->dfd >= 0)
+        close(f->dfd);
+    f->delf = NULL;
+    f->dfd = -1;
     f->funcs = NULL;
     f->lines = NULL;
     f->syms = NULL;
@@ -152,26 +163,58 @@ static void file_close(srcfile *f)
     f->fd = -1;
 }
 
+/* The file binutils reads DWARF (and then symbols) from: the file
+ * itself, or when it has no .debug_info, the separate debug file it
+ * finds for it (dwsep.c); *fd its descriptor. */
+static Elf *debug_elf(srcfile *f, int *fd)
+{
+    char path[PS_PATH_MAX];
+
+    *fd = f->fd;
+    if (section(f->elf, ".debug_info") != NULL || ps_dwsep__find(f->elf, f->path, path, sizeof(path)) < 0)
+        return f->elf;
+    if ((f->dfd = ps_file__open_regular(path)) < 0 ||
+        (f->delf = elf_begin(f->dfd, ELF_C_READ_MMAP, NULL)) == NULL ||
+        elf_kind(f->delf) != ELF_K_ELF) {
+        if (f->delf != NULL)
+            elf_end(f->delf);
+        if (f->dfd >= 0)
+            close(f->dfd);
+        f->delf = NULL;
+        f->dfd = -1;
+        return f->elf;
+    }
+    *fd = f->dfd;
+    return f->delf;
+}
+
 /* Open a file once: its symbols as binutils reads them, and its DWARF
  * unless missing or refused; a file that is missing or not ELF stays
  * closed (addr2line fails on it: nothing found). */
 static void file_open(srcfile *f)
 {
     Elf_Scn *scn;
+    Elf *elf;
+    int fd;
 
     if ((f->fd = ps_file__open_regular(f->path)) < 0)
         return;
     if ((f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL)) == NULL ||
-        elf_kind(f->elf) != ELF_K_ELF || (f->syms = ps_bfdsyms__new(f->elf)) == NULL) {
+        elf_kind(f->elf) != ELF_K_ELF) {
+        file_close(f);
+        return;
+    }
+    elf = debug_elf(f, &fd);
+    if ((f->syms = ps_bfdsyms__new(elf)) == NULL) {
         file_close(f);
         return;
     }
     /* without (usable) DWARF, addr2line still names symbols */
-    f->no_dwarf = insane(f->fd, section(f->elf, ".debug_info")) ||
-                  insane(f->fd, section(f->elf, ".debug_abbrev"));
-    if (!f->no_dwarf && (f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL)) != NULL &&
-        (scn = section(f->elf, ".debug_line")) != NULL && !insane(f->fd, scn))
-        f->lines = line_programs(f->elf, scn);
+    f->no_dwarf = insane(fd, section(elf, ".debug_info")) ||
+                  insane(fd, section(elf, ".debug_abbrev"));
+    if (!f->no_dwarf && (f->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)) != NULL &&
+        (scn = section(elf, ".debug_line")) != NULL && !insane(fd, scn))
+        f->lines = line_programs(elf, scn);
     if (f->dw != NULL && (f->funcs = ps_dwfuncs__new()) == NULL)
         file_close(f);
 }
@@ -215,7 +258,7 @@ static srcfile *file_findnew(ps_srcline *c, const char *path)
         free(f);
         return NULL;
     }
-    f->fd = -1;
+    f->fd = f->dfd = -1;
     ps_u64map__init(&f->by_addr);
     ps_u64map__init(&f->bfd_names);
     file_open(f);

@@ -4,7 +4,8 @@
 # (binutils, what perf 6.1 runs for srcline and inline frames) prints, on
 # many addresses of many files: the testdata/dwarf binaries, the corpus
 # workloads, programs built now (C and C++ at -O0/-O2 with DWARF 4 and 5,
-# template-heavy C++, no debug info, assembly with aliases), and the debug
+# template-heavy C++, no debug info, assembly with aliases), stripped
+# system libraries (through their separate debug files), and the debug
 # files under
 # /usr/lib/debug (libc6-dbg: DWARF 5 from headers, gas aliases, compressed
 # sections binutils refuses; the big ones and a sample of the others).
@@ -125,13 +126,15 @@ EOF
 
 # Addresses: three inside each sized function symbol (at most $2 in all),
 # plus a few anywhere in executable sections.
-addresses() {   # FILE MAX
-    python3 - "$1" "$2" <<'PY'
+addresses() {   # FILE MAX [SYMBOL-FILE]
+    python3 - "$1" "$2" "${3:-$1}" <<'PY'
 import random, subprocess, sys
 random.seed(4)
-f, n = sys.argv[1], int(sys.argv[2])
+f, n, symf = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 addrs = set()
-out = subprocess.run(["nm", "-S", "--defined-only", f], capture_output=True, text=True).stdout
+out = subprocess.run(["nm", "-S", "--defined-only", symf], capture_output=True, text=True).stdout
+if not out.strip():
+    out = subprocess.run(["nm", "-D", "-S", "--defined-only", symf], capture_output=True, text=True).stdout
 for l in out.splitlines():
     p = l.split()
     if len(p) == 4 and p[2] in "tTwWiI" and int(p[1], 16) > 0:
@@ -156,9 +159,9 @@ normalize() {
     sed -E -e 's/ \(discriminator [0-9]+\)$//' -e 's#^.*/([^/]*:[0-9?]+)$#\1#'
 }
 
-compare() {     # FILE LABEL MAX
+compare() {     # FILE LABEL MAX [SYMBOL-FILE]
     local n
-    addresses "$1" "$3" > "$T/addrs"
+    addresses "$1" "$3" "${4:-}" > "$T/addrs"
     n=$(wc -l < "$T/addrs")
     addr2line -a -i -f -e "$1" < "$T/addrs" 2>/dev/null | normalize > "$T/theirs"
     "$T/a2l" "$1" < "$T/addrs" | normalize > "$T/ours"
@@ -183,6 +186,16 @@ for p in inline shlib libwork.so; do
 done
 for p in "$SHARED"/corpus/symfs/tmp/perfcorpus/bin/*; do
     [ -f "$p" ] && compare "$p" "corpus/$(basename "$p")" 200
+done
+# stripped libraries: addr2line follows their build-id (or debuglink) to
+# the separate debug file; libstdc++ has none (dynamic symbols only)
+for lib in libc.so.6 libm.so.6 libstdc++.so.6; do
+    f=$(readlink -f /usr/lib/x86_64-linux-gnu/$lib)
+    [ -f "$f" ] || continue
+    bid=$(readelf -n "$f" 2>/dev/null | awk '/Build ID/ {print $3}')
+    dbg=/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug
+    [ -f "$dbg" ] || dbg=$f
+    compare "$f" "stripped $lib" 1500 "$dbg"
 done
 # the separate debug files (libc6-dbg and whatever else is installed):
 # every big one with many addresses, every 16th small one (time)
