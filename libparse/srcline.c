@@ -136,8 +136,17 @@ static ps_dwlines *line_programs(Elf *elf, Elf_Scn *scn)
     return ps_dwlines__new(data->d_buf, data->d_size, swap);
 }
 
-/* Open the DWARF of a file, once; a file that is missing, not ELF or has
- * no .debug_line stays closed (perf runs no addr2line on it). */
+static void elf_close(Elf **elf, int *fd)
+{
+    if (*elf != NULL)
+        elf_end(*elf);
+    if (*fd >= 0)
+        close(*fd);
+    *elf = NULL;
+    *fd = -1;
+}
+
+/* Everything a file holds open, back to "not opened". */
 static void file_close(srcfile *f)
 {
     ps_dwfuncs__free(f->funcs);
@@ -145,22 +154,12 @@ static void file_close(srcfile *f)
     ps_bfdsyms__free(f->syms);
     if (f->dw != NULL)
         dwarf_end(f->dw);
-    if (f->elf != NULL)
-        elf_end(f->elf);
-    if (f->fd >= 0)
-        close(f->fd);
-    if (f->delf != NULL)
-        elf_end(f->delf);
-    if (f->dfd >= 0)
-        close(f->dfd);
-    f->delf = NULL;
-    f->dfd = -1;
     f->funcs = NULL;
     f->lines = NULL;
     f->syms = NULL;
     f->dw = NULL;
-    f->elf = NULL;
-    f->fd = -1;
+    elf_close(&f->elf, &f->fd);
+    elf_close(&f->delf, &f->dfd);
 }
 
 /* The file binutils reads DWARF (and then symbols) from: the file
@@ -176,12 +175,7 @@ static Elf *debug_elf(srcfile *f, int *fd)
     if ((f->dfd = ps_file__open_regular(path)) < 0 ||
         (f->delf = elf_begin(f->dfd, ELF_C_READ_MMAP, NULL)) == NULL ||
         elf_kind(f->delf) != ELF_K_ELF) {
-        if (f->delf != NULL)
-            elf_end(f->delf);
-        if (f->dfd >= 0)
-            close(f->dfd);
-        f->delf = NULL;
-        f->dfd = -1;
+        elf_close(&f->delf, &f->dfd);
         return f->elf;
     }
     *fd = f->dfd;
