@@ -112,6 +112,9 @@ mkdir -p "$VS/tmp/perfsift-dwarf" "$VS/usr/lib/x86_64-linux-gnu"
 cp /tmp/perfsift-dwarf/vdso "$VS/tmp/perfsift-dwarf/"
 cp /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
     "$VS/usr/lib/x86_64-linux-gnu/"
-# --no-inline: with --symfs perf still finds libc's inlined callers
 same "dwarf-vdso.data --symfs (no [vdso] CFI)" "$V" --symfs "$VS" --no-inline
+# with --symfs, perf hands addr2line the host's stripped libc (no .symtab
+# under the symfs), which follows its build-id to /usr/lib/debug
+same "dwarf-vdso.data --symfs, inline frames" "$V" --symfs "$VS"
+same "dwarf-vdso.data --symfs, srcline" "$V" --symfs "$VS" -F +srcline
 finish
