@@ -33,10 +33,11 @@
  *    it is the first) is in no such file, or in one without .eh_frame_hdr,
  *    perf's libunwind stops: the frame is the last one. libdwfl would
  *    guess on from the frame pointer (ebl_unwind()); frame_cb() stops it
- *    first. In a file whose FDEs miss the pc, libunwind guesses too (from
- *    rbp), and libdwfl's guess stands in for it (libunwind's PLT and
- *    signal-trampoline patterns and its rbp sanity bounds are not
- *    modelled).
+ *    first. In a file whose FDEs miss the pc, libunwind guesses too, its
+ *    own way (a PLT entry's pattern; else rbp, within bounds, the caller's
+ *    sp the CFA plus 16): on x86-64 guess_caller() does as it does, and
+ *    libdwfl goes on from there in a new walk. libunwind's signal
+ *    trampoline pattern (no FDE) is not modelled: libdwfl's guess stands.
  *  - A process is unwound only once perf gave its maps an unwinder, which
  *    happens when a map goes in whose file the capture's arch takes (on
  *    x86: a readable 64-bit ELF; gate_open()). Until then its samples get
@@ -137,6 +138,15 @@ struct ctx {
     int                      has_ra_slot;
     uint64_t                 ra_slot;   /* where the last frame's return address is */
     uint64_t                 nr_zero;   /* memory reads that gave 0 */
+    /* a walk stopped at a guessed frame, to go on from its caller
+     * (guess_caller()): that caller's registers */
+    int                      resume;    /* the walk stopped to go on */
+    int                      resumed;   /* this walk starts at such a caller */
+    size_t                   walk_start;    /* c->nr where this walk started */
+    uint64_t                 resume_pc;     /* the caller's pc ... */
+    int                      resume_as_is;  /* ... looked up as is (else less one) */
+    uint32_t                 resume_mask;   /* DWARF registers known */
+    Dwarf_Word               resume_regs[17];
 };
 
 /* A chained hash table of nodes that live in the unwinder's arena. */
@@ -603,6 +613,20 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
     return true;
 }
 
+/* The registers a walk that goes on from a guessed frame's caller starts
+ * with (x86-64 only): its pc is the address its FDE is looked up at. */
+static bool resume_registers(Dwfl_Thread *thread, const struct ctx *c)
+{
+    Dwarf_Word pc = c->resume_pc - (c->resume_as_is ? 0 : 1);
+    unsigned i;
+
+    for (i = 0; i < 16; i++)
+        if ((c->resume_mask & (1u << i)) &&
+            !dwfl_thread_state_registers(thread, (int)i, 1, &c->resume_regs[i]))
+            return false;
+    return dwfl_thread_state_registers(thread, 16, 1, &pc);
+}
+
 static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 {
     const struct ctx *c = ((struct space *)thread_arg)->cur;
@@ -610,6 +634,8 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
     unsigned i;
     uint64_t v;
 
+    if (c->resumed)
+        return resume_registers(thread, c);
     for (i = 0; i < a->nr_dwarf; i++) {
         Dwarf_Word w;
 
@@ -1027,16 +1053,108 @@ static void note_row(struct ctx *c, Dwfl *dwfl, Dwfl_Frame *state, Dwarf_Addr ad
     c->signal = signal;
 }
 
+/* x86-64's DWARF numbers for the registers libunwind's guesses use */
+enum { X86_RBP = 6, X86_RSP = 7, X86_NR_GPR = 16 };
+
+/* libunwind's bound on how far above the CFA a frame pointer it follows
+ * may be */
+#define FP_GUESS_MAX 0x4000
+
+/* 1 when the module at addr has an FDE for it. */
+static int has_fde(Dwfl *dwfl, Dwarf_Addr addr)
+{
+    Dwarf_Frame *row = cfi_row(dwfl, addr);
+    int found = row != NULL;
+
+    free(row);
+    return found;
+}
+
+/* libunwind's x86-64 code patterns, read as two words at a frame's pc:
+ * rt_sigreturn's trampoline (mov $15,%rax; syscall) and a lazy PLT entry
+ * (jmp *GOT(%rip); push $n; jmp PLT0). */
+static int is_sigreturn(uint64_t w0, uint64_t w1)
+{
+    return w0 == UINT64_C(0x0f0000000fc0c748) && (w1 & 0xff) == 0x05;
+}
+
+static int is_plt_entry(uint64_t w0, uint64_t w1)
+{
+    return (w0 & 0xffff) == 0x25ff && ((w0 >> 48) & 0xff) == 0x68 &&
+           ((w1 >> 24) & 0xff) == 0xe9;
+}
+
+/*
+ * The caller of an x86-64 frame whose file has CFI but no FDE for its pc,
+ * guessed as libunwind 1.6 does (unw_step() once dwarf_step() finds no
+ * FDE), where libdwfl's guess (x86_64_unwind()) differs. "cfa" is
+ * libunwind's: the sample's sp for the first frame, else the CFA of the
+ * last step, which is this frame's sp (state's, or the one resumed from).
+ *  - A PLT entry: the return address is at cfa, cfa grows by 8; the other
+ *    registers stay as they are, and so does the way the caller's FDE is
+ *    looked up (as is for the first frame).
+ *  - Else rbp is a frame pointer if it is not 0, readable, at or above
+ *    cfa and at most FP_GUESS_MAX above it: the return address is at
+ *    rbp + 8, the caller's rbp at rbp; cfa grows by 16 (rbp + 16 for
+ *    libdwfl); every other register is unknown. Otherwise the chain ends.
+ * The next walk then starts from the caller (c->resume_*): libdwfl has
+ * no way to go on from a frame of its own making.
+ * @return 1 with the caller there, 0 when the chain ends at this frame,
+ * -1 for a signal trampoline (not modelled: libdwfl's guess stands)
+ */
+static int guess_caller(struct ctx *c, Dwfl_Frame *state, uint64_t pc, int as_is)
+{
+    Dwarf_Word cfa, rbp, v;
+    uint64_t w0, w1, rbp1, ra;
+    int plt = 0;
+    unsigned i;
+
+    if (read_word(c, pc, &w0) == 0 && read_word(c, pc + 8, &w1) == 0) {
+        if (is_sigreturn(w0, w1))
+            return -1;
+        plt = is_plt_entry(w0, w1);
+    }
+    if (dwfl_frame_reg(state, X86_RSP, &cfa) != 0)
+        return 0;
+    c->resume_mask = 0;
+    if (plt) {
+        if (read_word(c, cfa, &ra) < 0)
+            return 0;
+        for (i = 0; i < X86_NR_GPR; i++) {
+            if (i != X86_RSP && dwfl_frame_reg(state, i, &v) == 0) {
+                c->resume_regs[i] = v;
+                c->resume_mask |= 1u << i;
+            }
+        }
+        c->resume_regs[X86_RSP] = cfa + 8;
+        c->resume_as_is = as_is;
+    } else {
+        if (dwfl_frame_reg(state, X86_RBP, &rbp) != 0 || rbp == 0 ||
+            read_word(c, rbp, &rbp1) < 0 || rbp < cfa || rbp - cfa > FP_GUESS_MAX ||
+            read_word(c, rbp + 8, &ra) < 0)
+            return 0;
+        c->resume_regs[X86_RBP] = rbp1;
+        c->resume_mask |= 1u << X86_RBP;
+        c->resume_regs[X86_RSP] = cfa + 16;
+        c->resume_as_is = 0;
+    }
+    c->resume_mask |= 1u << X86_RSP;
+    c->resume_pc = ra;
+    return 1;
+}
+
 /*
  * One frame, leaf first. libdwfl unwinds a frame with the FDE of its pc
  * (less one unless it is the first frame or its callee is a signal
  * frame), and without one guesses the caller from the frame pointer
- * (ebl_unwind()). perf's libunwind guesses likewise only where the file
- * has an FDE table that misses the pc; with no file there, or no
- * .eh_frame_hdr in it, its lookup fails outright and it stops. So does
- * the chain here, before libdwfl steps on: the frame's pc is kept, and
- * dwfl_frame_pc() is not asked whether it is an activation (which would
- * unwind it).
+ * (ebl_unwind()). perf's libunwind guesses too, but otherwise, and only
+ * where the file has an FDE table that misses the pc; with no file there,
+ * or no .eh_frame_hdr in it, its lookup fails outright and it stops. So
+ * does the chain here, before libdwfl steps on: the frame's pc is kept,
+ * and dwfl_frame_pc() is not asked whether it is an activation (which
+ * would unwind it). On x86-64 libunwind's guess replaces libdwfl's
+ * (guess_caller()): the walk stops there, and the next one starts from
+ * the guessed caller, whose pc libdwfl gets as the address to look up.
  *
  * For ps_unwinder__user() the last frame's row says where its return
  * address is saved, and each row whether the next lookup takes pc as is.
@@ -1050,17 +1168,34 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 {
     struct space *sp = arg;
     struct ctx *c = sp->cur;
-    bool act, as_is = c->nr == 0 || c->signal;
+    bool act, resumed = c->resumed && c->nr == c->walk_start;
+    bool callee_signal = !resumed && (c->nr == 0 || c->signal);
+    bool as_is = resumed || callee_signal;
     const struct module *md;
     Dwarf_Addr pc, addr;
     uint64_t nr_zero = c->nr_zero;
+    int g;
 
     if (!dwfl_frame_pc(state, &pc, NULL))
         return DWARF_CB_ABORT;
-    c->pcs[c->nr] = pc;
+    c->pcs[c->nr] = resumed ? c->resume_pc : pc;
     addr = as_is ? pc : pc - 1;
+    c->has_ra_slot = 0;
     if ((md = mod_at(sp, addr)) == NULL || !md->eh_frame_hdr) {
-        c->act[c->nr++] = as_is;
+        c->act[c->nr++] = callee_signal;
+        return DWARF_CB_ABORT;
+    }
+    if (c->arch->pc_is_dwarf && !has_fde(sp->dwfl, addr) &&
+        (g = guess_caller(c, state, c->pcs[c->nr], resumed ? c->resume_as_is : as_is)) >= 0) {
+        c->act[c->nr++] = callee_signal;
+        if (g == 0 || c->nr >= c->max)
+            return DWARF_CB_ABORT;
+        if (c->resume_pc == 0) {        /* one more frame for libunwind, the last */
+            c->pcs[c->nr] = 0;
+            c->act[c->nr++] = 0;
+            return DWARF_CB_ABORT;
+        }
+        c->resume = 1;
         return DWARF_CB_ABORT;
     }
     if (!dwfl_frame_pc(state, &pc, &act))
@@ -1068,10 +1203,9 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
     if (as_is || c->nr_zero != nr_zero) {
         note_row(c, sp->dwfl, state, addr);
     } else {
-        c->has_ra_slot = 0;
         c->signal = act;
     }
-    c->act[c->nr] = act;
+    c->act[c->nr] = resumed ? 0 : act;
     if (++c->nr >= c->max)
         return DWARF_CB_ABORT;
     return DWARF_CB_OK;
@@ -1110,6 +1244,7 @@ size_t ps_unwinder__user(ps_unwinder *u, const ps_sample *smp, uint64_t t,
     struct ctx c;
     uint64_t ip, ip0, dyn;
     size_t i, n = 0;
+    int rc;
 
     ps_unwinder__note_sample(u, smp);
     if (max == 0 || !ps_unwind__wanted(smp) ||
@@ -1145,8 +1280,14 @@ size_t ps_unwinder__user(ps_unwinder *u, const ps_sample *smp, uint64_t t,
     }
     /* libdwfl ends a chain at a return address of 0; libunwind takes it
      * as one more frame (perf prints 0 - 1), and stops after it */
-    if (dwfl_getthread_frames(sp->dwfl, (pid_t)smp->tid, frame_cb, sp) == 0 &&
-        c.nr > 0 && c.nr < c.max && c.has_ra_slot && read_word(&c, c.ra_slot, &ip0) == 0 &&
+    rc = dwfl_getthread_frames(sp->dwfl, (pid_t)smp->tid, frame_cb, sp);
+    while (c.resume) {                  /* on from a guessed caller */
+        c.resume = 0;
+        c.resumed = 1;
+        c.walk_start = c.nr;
+        rc = dwfl_getthread_frames(sp->dwfl, (pid_t)smp->tid, frame_cb, sp);
+    }
+    if (rc == 0 && c.nr > 0 && c.nr < c.max && c.has_ra_slot && read_word(&c, c.ra_slot, &ip0) == 0 &&
         ip0 == 0) {
         c.pcs[c.nr] = 0;
         c.act[c.nr++] = c.signal;

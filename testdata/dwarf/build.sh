@@ -1,8 +1,9 @@
 #!/bin/bash
-# build.sh - rebuild testdata/dwarf-inline.data, testdata/dwarf-shlib.data and
-# testdata/dwarf-vdso.data and the binaries they name; with arguments (inline,
-# shlib, vdso) only those. Run as root (perf record), from anywhere:
-#   testdata/dwarf/build.sh [inline] [shlib] [vdso]
+# build.sh - rebuild testdata/dwarf-inline.data, testdata/dwarf-shlib.data,
+# testdata/dwarf-vdso.data and testdata/dwarf-nocfi.data and the binaries they
+# name; with arguments (inline, shlib, vdso, nocfi) only those. Run as root
+# (perf record), from anywhere:
+#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi]
 # The sources are compiled inside /tmp/perfsift-dwarf (the path the captures
 # record, and DW_AT_comp_dir, so nothing names the checkout), recorded there
 # with perf 6.1 (an empty HOME, no build-id cache), then the binaries are
@@ -14,7 +15,8 @@ SRC=$(cd "$(dirname "$0")" && pwd)
 OUT=/tmp/perfsift-dwarf
 CFLAGS=(-O2 -g -fomit-frame-pointer)
 mkdir -p "$OUT" /tmp/perfsift-dwarf-home
-cp "$SRC"/inline.c "$SRC"/shlib.c "$SRC"/vdso.c "$SRC"/libwork.c "$SRC"/libwork.h "$OUT"/
+cp "$SRC"/inline.c "$SRC"/shlib.c "$SRC"/vdso.c "$SRC"/libwork.c "$SRC"/libwork.h \
+   "$SRC"/nocfi.c "$SRC"/nocfi-asm.S "$OUT"/
 cd "$OUT"
 
 rec() {         # name "perf record options" command...
@@ -50,12 +52,22 @@ build_vdso() {
     cp vdso "$SRC"/
 }
 
+# Frame pointers, assembly without CFI and lazy PLT entries without ld's
+# unwind info: pcs whose file has CFI but no FDE for them, where perf's
+# libunwind guesses the caller (libparse/unwind.c, guess_caller())
+build_nocfi() {
+    gcc -O2 -g -fno-omit-frame-pointer -fno-builtin-abs -o nocfi nocfi.c nocfi-asm.S \
+        -Wl,-z,lazy -Wl,--no-ld-generated-unwind-info
+    rec nocfi "-F 2000 --call-graph dwarf,4096" ./nocfi
+    cp nocfi "$SRC"/
+}
+
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso)
+[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi)
 for t in "${targets[@]}"; do
     case $t in
-    inline|shlib|vdso) ;;
-    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso)" >&2; exit 2 ;;
+    inline|shlib|vdso|nocfi) ;;
+    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi)" >&2; exit 2 ;;
     esac
 done
 for t in "${targets[@]}"; do

@@ -511,6 +511,59 @@ static void test_unreadable_return_address_is_zero(void)
     ps_symbols__free(syms);
 }
 
+/* In a file with CFI whose FDEs miss the pc, libunwind guesses the caller
+ * from rbp: the return address at rbp + 8, but the caller's sp is the
+ * CFA plus 16 (here sp + 16), not rbp + 16 as libdwfl has it; and rbp
+ * must be non-zero, at or above the CFA and at most 0x4000 above it. */
+static void test_guess_from_rbp_as_libunwind(void)
+{
+    ps_features f = x86_features("x86_64");
+    ps_machine *m;
+    ps_unwinder *u;
+    ps_sample s;
+    uint64_t ips[8], fn, fn2, len, file = VDSO + 0x100000, w;
+    ps_symbols *syms = vdso_syms(&f, &fn, &fn2, &len);
+
+    if (syms == NULL || write_vdso(syms, tpath("vdso.so")) < 0) {
+        ps_symbols__free(syms);
+        return;
+    }
+    CHECK(ps_machine__new(&m, NULL) == PS_OK);
+    CHECK(ps_unwinder__new(&u, m, &f, syms, NULL) == PS_OK);
+    map_at(m, 42, file, len, tpath("vdso.so"), NULL, 10);
+    map_at(m, 42, STACK - 0x1000, 0x8000, "[stack]", NULL, 11);
+    /* pc in the ELF header; rbp = sp + 32 holds a frame: saved rbp 0, a
+     * return address just past __vdso_clock_gettime's entry, where the
+     * caller's own return address is at its sp */
+    s = fp_sample(file + 0x100, file + fn, 0, sizeof(fp_stack));
+    fp_regs[1] = STACK + 32;
+    w = file + fn + 1;
+    memcpy(fp_stack + 40, &w, sizeof(w));
+    w = NOMAP + 0x100;                          /* at cfa + 16: libunwind's */
+    memcpy(fp_stack + 16, &w, sizeof(w));
+    w = NOMAP + 0x200;                          /* at rbp + 16: libdwfl's */
+    memcpy(fp_stack + 48, &w, sizeof(w));
+    memset(fp_stack + 24, 0, 8);
+    memset(fp_stack + 32, 0, 8);
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 8) == 3);
+    CHECK(ips[0] == file + 0x100 && ips[1] == file + fn && ips[2] == NOMAP + 0xff);
+    /* at most 8 addresses still */
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 2) == 2);
+    /* rbp 0, below the CFA, or too far above it: the chain ends */
+    fp_regs[1] = 0;
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 8) == 1);
+    fp_regs[1] = STACK - 16;
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 8) == 1);
+    fp_regs[1] = STACK + 0x4008;
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 8) == 1);
+    fp_regs[1] = STACK + 0x4000;                /* the bound itself: [stack] reads 0 */
+    CHECK(ps_unwinder__user(u, &s, UINT64_MAX, ips, 8) == 2);
+    CHECK(ips[1] == UINT64_MAX);
+    ps_unwinder__free(u);
+    ps_machine__free(m);
+    ps_symbols__free(syms);
+}
+
 /* Without HEADER_ARCH perf sets up a process at its first map, file or
  * not, until the first sample gives it an arch: this machine's. */
 static void test_no_arch_until_first_sample(void)
@@ -566,6 +619,7 @@ static const struct harness_test tests[] = {
     TEST(test_own_vdso_gives_cfi),
     TEST(test_no_cfi_ends_the_chain),
     TEST(test_unreadable_return_address_is_zero),
+    TEST(test_guess_from_rbp_as_libunwind),
     TEST(test_no_arch_until_first_sample),
     TEST(test_arm64_always_unwinds),
 };
