@@ -414,11 +414,29 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* perf's dso->short_name: "[...]" names as they are, a JIT map
+ * "/tmp/perf-PID.map" as "[JIT] tid PID" (written to jit), files by their
+ * last component. */
+static const char *short_name(const char *dso, char *jit, size_t size)
+{
+    unsigned pid;
+    int end = 0;
+
+    if (dso[0] == '[')
+        return dso;
+    if (sscanf(dso, "/tmp/perf-%u.map%n", &pid, &end) == 1 && dso[end] == '\0') {
+        snprintf(jit, size, "[JIT] tid %u", pid);
+        return jit;
+    }
+    return base_name(dso);
+}
+
 const char *ps_resolver__srcline(ps_resolver *r, const ps_frame *f, char *buf, size_t size)
 {
     ps_srcinfo si;
     const ps_srcloc *l = f->src;
     uint64_t delta = 0;
+    char jit[32];
 
     if (f->map == NULL)
         return NULL;
@@ -433,7 +451,7 @@ const char *ps_resolver__srcline(ps_resolver *r, const ps_frame *f, char *buf, s
     }
     /* perf's fallback names the DSO by its short name */
     ps_symbols__srcfile(r->symbols, f->map, &delta);
-    snprintf(buf, size, "%s[%" PRIx64 "]", f->r.dso[0] == '[' ? f->r.dso : base_name(f->r.dso),
+    snprintf(buf, size, "%s[%" PRIx64 "]", short_name(f->r.dso, jit, sizeof(jit)),
              f->r.rel + delta);
     return buf;
 }

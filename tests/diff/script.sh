@@ -32,6 +32,7 @@ SETS=(
     "misc-cpu|-F comm,tid,cpu,time,misc,event,ip --cpu 0"
     "filters|--comms cpuhog,mt-main,sysio,sh,swapper,perf-exec,memtouch,mthread --cpu 0 -G"
     "pid-time|--pid 22850,23099,23186,28100 --tid 23131,23188 --time 1559.4,2541.56 --ns"
+    "srcline-all|-F +srcline"
 )
 EXT_SETS=("${SETS[@]:0:6}")
 if [ "${SCRIPT_SETS:-}" = quick ]; then
