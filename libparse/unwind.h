@@ -46,7 +46,7 @@ int  ps_unwind__wanted(const ps_sample *smp);
 /**
  * Tell the unwinder a sample is being processed, dwarf or not, in
  * delivery order: without HEADER_ARCH, perf's first one decides which
- * processes it unwinds (see unwind.c). ps_unwinder__user() calls it too.
+ * processes it unwinds (see unwind_gate.c). ps_unwinder__user() calls it too.
  */
 void ps_unwinder__note_sample(ps_unwinder *u, const ps_sample *smp);
 
@@ -55,7 +55,7 @@ void ps_unwinder__note_sample(ps_unwinder *u, const ps_sample *smp);
  * "now"). Writes at most max addresses, leaf first: the user ip, then one
  * per caller frame (return address - 1, or as is for signal frames).
  * Zero addresses are dropped, as perf does. A process perf has no
- * unwinder for (see unwind.c) gets none, not even the ip.
+ * unwinder for (see unwind_gate.c) gets none, not even the ip.
  * @return the number of addresses written (0: nothing to unwind)
  */
 size_t ps_unwinder__user(ps_unwinder *u, const ps_sample *smp, uint64_t t,
