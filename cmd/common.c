@@ -3,6 +3,9 @@
  * common.c - shared subcommand plumbing (see common.h). Never decodes.
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <stdarg.h>
@@ -133,4 +136,64 @@ void cmd_progress_done(void)
     if (progress_shown)
         fprintf(stderr, "\r%60s\r", "");
     progress_shown = 0;
+}
+
+/* --- atomic output ------------------------------------------------------------ */
+
+static char *atomic_tmp;        /* removed if a signal ends us mid-write */
+
+/* mkstemp makes 0600 files; outputs get what a plain open would give */
+static int fchmod_default(const char *path)
+{
+    mode_t um = umask(0);
+
+    umask(um);
+    return chmod(path, 0666 & ~um);
+}
+
+static void atomic_signal(int sig)
+{
+    if (atomic_tmp != NULL)
+        unlink(atomic_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+int cmd_write_atomic(const char *cmd, const char *path, cmd_writer write, void *ctx)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    FILE *fp = NULL;
+    int fd, rc = -1;
+
+    if (tmp == NULL) {
+        fprintf(stderr, "perfsift %s: out of memory\n", cmd);
+        return EXIT_BADINPUT;
+    }
+    snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+    if ((fd = mkstemp(tmp)) < 0) {
+        fprintf(stderr, "perfsift %s: cannot create %s: %s\n", cmd, tmp, strerror(errno));
+        free(tmp);
+        return EXIT_BADINPUT;
+    }
+    atomic_tmp = tmp;
+    signal(SIGINT, atomic_signal);
+    signal(SIGTERM, atomic_signal);
+    signal(SIGHUP, atomic_signal);
+    if ((fp = fdopen(fd, "w")) == NULL)
+        close(fd);
+    else if (write(fp, ctx) == 0 && fflush(fp) == 0 && !ferror(fp) && fsync(fd) == 0)
+        rc = 0;
+    if (fp != NULL && fclose(fp) != 0)
+        rc = -1;
+    if (rc == 0 && fchmod_default(tmp) == 0 && rename(tmp, path) == 0) {
+        atomic_tmp = NULL;
+        free(tmp);
+        return EXIT_OK;
+    }
+    fprintf(stderr, "perfsift %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+    unlink(tmp);
+    atomic_tmp = NULL;
+    free(tmp);
+    return EXIT_BADINPUT;
 }

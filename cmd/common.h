@@ -70,9 +70,20 @@ int cmd_finish_stdout(const char *cmd, int rc);
 void cmd_progress(ps_session *s, uint64_t nr_records);
 void cmd_progress_done(void);
 
+/** Writes a whole output to fp; 0, or -1 on error (errno set). */
+typedef int (*cmd_writer)(FILE *fp, void *ctx);
+
+/**
+ * Write path atomically: a temp file beside it (removed on error and on
+ * SIGINT/SIGTERM/SIGHUP), synced, then renamed over path. An existing path
+ * is untouched unless all went well. EXIT_OK or EXIT_BADINPUT (printed).
+ */
+int cmd_write_atomic(const char *cmd, const char *path, cmd_writer write, void *ctx);
+
 /* Subcommands */
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_folded(int argc, char **argv);
 
 #endif /* PS_CMD_COMMON_H */

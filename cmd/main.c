@@ -15,6 +15,7 @@ static const struct command {
     { "info", cmd_info, "header, features, events and record counts (perf report --header/--stats)" },
     { "dump", cmd_dump, "every record decoded, one per line (--json: NDJSON)" },
     { "script", cmd_script, "samples as text, byte for byte what perf script prints" },
+    { "folded", cmd_folded, "folded stacks for flame graphs (perf script | stackcollapse-perf.pl)" },
 };
 
 static void usage(FILE *out)

@@ -320,80 +320,16 @@ static script_output *output_of(script *sc, const ps_evsel *e)
     return &sc->cfg.out[script_output_type(e->attr.type)];
 }
 
-static int evsel_has_callchain(const ps_evsel *e)
-{
-    return (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
-}
-
-/* perf_session__check_output_opt for file mode: each type checked against
- * its first event; callchains used only if some event has them. */
+/* perf_session__check_output_opt for file mode (script_fields.c) */
 static int check_file_mode(script *sc)
 {
-    size_t i, n = ps_session_nr_evsels(sc->s);
-    int has_traces = 0, any_callchain = 0, t;
-
-    for (i = 0; i < n; i++) {
-        const ps_evsel *e = ps_session_evsel(sc->s, i);
-
-        has_traces |= e->attr.type == PERF_TYPE_TRACEPOINT;
-        any_callchain |= evsel_has_callchain(e);
-    }
-    for (t = 0; t < OT_MAX; t++) {
-        for (i = 0; i < n; i++) {
-            const ps_evsel *e = ps_session_evsel(sc->s, i);
-
-            if (script_output_type(e->attr.type) != t)
-                continue;
-            if (sc->cfg.out[t].fields &&
-                script_check_attr(&sc->cfg, e, sc->has_stat, has_traces) < 0)
-                return -1;
-            break;
-        }
-    }
-    if (!sc->cfg.no_callchain && n > 0 && !any_callchain)
-        sc->cfg.use_callchain = 0;
-    /* tracepoints show where they fired when they have call chains */
-    if (sc->cfg.use_callchain && !sc->cfg.out[OT_TP].user_set) {
-        for (i = 0; i < n; i++) {
-            const ps_evsel *e = ps_session_evsel(sc->s, i);
-
-            if (e->attr.type == PERF_TYPE_TRACEPOINT && evsel_has_callchain(e)) {
-                sc->cfg.out[OT_TP].fields |= F_IP | F_SYM | F_SYMOFF | F_DSO;
-                break;
-            }
-        }
-    }
-    return 0;
+    return script_check_session(&sc->cfg, sc->s, sc->has_stat);
 }
 
 /* Pipe mode: perf checks each attr as it arrives (process_attr). */
 static int check_pipe_attr(script *sc, size_t idx)
 {
-    const ps_evsel *e = ps_session_evsel(sc->s, idx);
-    uint64_t combined = 0;
-    script_output *o;
-    size_t i;
-
-    if (e->attr.type >= PERF_TYPE_MAX && script_output_type(e->attr.type) != OT_SYNTH)
-        return 0;
-    for (i = 0; i < idx; i++)
-        if (ps_session_evsel(sc->s, i)->attr.type == e->attr.type)
-            return 0;
-    if (e->attr.sample_type &&
-        script_check_attr(&sc->cfg, e, sc->has_stat, e->attr.type == PERF_TYPE_TRACEPOINT) < 0)
-        return -1;
-    for (i = 0; i <= idx; i++)
-        combined |= ps_session_evsel(sc->s, i)->attr.sample_type;
-    o = output_of(sc, e);
-    if (sc->cfg.use_callchain &&
-        ((combined & PERF_SAMPLE_CALLCHAIN) || (combined & PERF_SAMPLE_BRANCH_STACK) ||
-         ((combined & PERF_SAMPLE_REGS_USER) && (combined & PERF_SAMPLE_STACK_USER)))) {
-        if (!(o->user_unset_fields & F_IP))
-            o->fields |= F_IP;
-        if (!(o->user_unset_fields & F_SYM))
-            o->fields |= F_SYM;
-    }
-    return 0;
+    return script_check_pipe_attr(&sc->cfg, sc->s, idx, sc->has_stat);
 }
 
 static int name_width(script *sc)
@@ -501,7 +437,7 @@ static void script_print_start(script *sc, const ps_evsel *e, uint32_t pid, uint
     if (o->fields & F_COMM) {
         const char *comm = ps_resolver__comm(sc->res, pid, tid, time, buf, sizeof(buf));
 
-        if ((o->fields & F_IP) && evsel_has_callchain(e) && sc->cfg.use_callchain)
+        if ((o->fields & F_IP) && script_evsel_has_callchain(e) && sc->cfg.use_callchain)
             lb_puts(&sc->lb, comm);
         else
             lb_str(&sc->lb, comm, 16);
@@ -872,7 +808,7 @@ static void print_sideband(script *sc, const ps_event *ev, const script_event_st
             ps_resolver__comm(sc->res, (uint32_t)st->thread_pid, (uint32_t)st->thread_tid,
                               st->time, buf, sizeof(buf));
 
-        if ((o->fields & F_IP) && evsel_has_callchain(e) && sc->cfg.use_callchain)
+        if ((o->fields & F_IP) && script_evsel_has_callchain(e) && sc->cfg.use_callchain)
             lb_puts(&sc->lb, comm);
         else
             lb_str(&sc->lb, comm, 16);

@@ -54,6 +54,17 @@ int  script_parse_fields(script_config *c, const char *arg);
  */
 int  script_check_attr(script_config *c, const ps_evsel *e, int has_stat_feature,
                        int has_traces);
+/** The sample type has PERF_SAMPLE_CALLCHAIN. */
+int  script_evsel_has_callchain(const ps_evsel *e);
+/**
+ * perf_session__check_output_opt, file mode: each output type checked
+ * against its first event (script_check_attr), call chains used only if an
+ * event has them, tracepoints with call chains showing where they fired.
+ * 0 or -1 (message printed).
+ */
+int  script_check_session(script_config *c, ps_session *s, int has_stat);
+/** The same for pipe mode, as each attr (index idx) arrives. */
+int  script_check_pipe_attr(script_config *c, ps_session *s, size_t idx, int has_stat);
 /** The name perf gives an output type in its messages. */
 const char *script_type_name(int ot);
 

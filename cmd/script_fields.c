@@ -310,3 +310,82 @@ int script_check_attr(script_config *c, const ps_evsel *e, int has_stat_feature,
     }
     return 0;
 }
+
+/* --- a whole capture's configuration -------------------------------------- */
+
+int script_evsel_has_callchain(const ps_evsel *e)
+{
+    return (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+}
+
+/* perf_session__check_output_opt for file mode: each type checked against
+ * its first event; callchains used only if some event has them. */
+int script_check_session(script_config *cfg, ps_session *s, int has_stat)
+{
+    size_t i, n = ps_session_nr_evsels(s);
+    int has_traces = 0, any_callchain = 0, t;
+
+    for (i = 0; i < n; i++) {
+        const ps_evsel *e = ps_session_evsel(s, i);
+
+        has_traces |= e->attr.type == PERF_TYPE_TRACEPOINT;
+        any_callchain |= script_evsel_has_callchain(e);
+    }
+    for (t = 0; t < OT_MAX; t++) {
+        for (i = 0; i < n; i++) {
+            const ps_evsel *e = ps_session_evsel(s, i);
+
+            if (script_output_type(e->attr.type) != t)
+                continue;
+            if (cfg->out[t].fields &&
+                script_check_attr(cfg, e, has_stat, has_traces) < 0)
+                return -1;
+            break;
+        }
+    }
+    if (!cfg->no_callchain && n > 0 && !any_callchain)
+        cfg->use_callchain = 0;
+    /* tracepoints show where they fired when they have call chains */
+    if (cfg->use_callchain && !cfg->out[OT_TP].user_set) {
+        for (i = 0; i < n; i++) {
+            const ps_evsel *e = ps_session_evsel(s, i);
+
+            if (e->attr.type == PERF_TYPE_TRACEPOINT && script_evsel_has_callchain(e)) {
+                cfg->out[OT_TP].fields |= F_IP | F_SYM | F_SYMOFF | F_DSO;
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Pipe mode: perf checks each attr as it arrives (process_attr). */
+int script_check_pipe_attr(script_config *cfg, ps_session *s, size_t idx, int has_stat)
+{
+    const ps_evsel *e = ps_session_evsel(s, idx);
+    uint64_t combined = 0;
+    script_output *o;
+    size_t i;
+
+    if (e->attr.type >= PERF_TYPE_MAX && script_output_type(e->attr.type) != OT_SYNTH)
+        return 0;
+    for (i = 0; i < idx; i++)
+        if (ps_session_evsel(s, i)->attr.type == e->attr.type)
+            return 0;
+    if (e->attr.sample_type &&
+        script_check_attr(cfg, e, has_stat, e->attr.type == PERF_TYPE_TRACEPOINT) < 0)
+        return -1;
+    for (i = 0; i <= idx; i++)
+        combined |= ps_session_evsel(s, i)->attr.sample_type;
+    o = &cfg->out[script_output_type(e->attr.type)];
+    if (cfg->use_callchain &&
+        ((combined & PERF_SAMPLE_CALLCHAIN) || (combined & PERF_SAMPLE_BRANCH_STACK) ||
+         ((combined & PERF_SAMPLE_REGS_USER) && (combined & PERF_SAMPLE_STACK_USER)))) {
+        if (!(o->user_unset_fields & F_IP))
+            o->fields |= F_IP;
+        if (!(o->user_unset_fields & F_SYM))
+            o->fields |= F_SYM;
+    }
+    return 0;
+}
+

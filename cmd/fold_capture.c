@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fold_capture.c - a capture folded in one pass, without perf script text:
+ * each sample resolved as `perfsift script` resolves it (libparse/resolve.h,
+ * perf's default fields from script_fields.c, READ samples split as perf
+ * delivers them) and handed to the folding rules as the strings perf script
+ * would print. The test (tests/diff/folded.sh) folds perf's own text of the
+ * same capture with --script-input and requires the same bytes.
+ *
+ * --compat=perl is the Perl script's line machine on `perfsift script`
+ * output, made in a child process: its quirks depend on the exact text
+ * (column padding ends up in comm names), so it gets the exact text.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "fold_int.h"
+#include "linebuf.h"
+#include "read_split.h"
+#include "script.h"
+#include "../libparse/resolve.h"
+
+typedef struct capture {
+    const char    *cmd;
+    const fold_opts *o;
+    folder        *f;
+    ps_session    *s;
+    ps_resolver   *res;
+    script_config  cfg;
+    read_split     reads;
+    int            pipe, has_stat;
+    linebuf        text;        /* one frame's strings */
+    char           src[4096 + 32];
+    int            periods;     /* a count was a period */
+} capture;
+
+static void symbols_warning(void *ctx, const ps_error *w)
+{
+    fprintf(stderr, "perfsift %s: warning: %s\n", (const char *)ctx, w->msg);
+}
+
+/* --- one frame's strings ----------------------------------------------------- */
+
+/* Build "pc", "func", "mod" of a frame in c->text as perf script prints
+ * them; callchain lines print the dso-relative address for user frames. */
+static void frame_strings(capture *c, const script_output *o, const ps_frame *fr,
+                          int chain_line, fold_frame *out)
+{
+    int user = fr->map != NULL && fr->map->kind != PS_MAP_KERNEL &&
+               fr->map->kind != PS_MAP_MODULE && fr->map->kind != PS_MAP_KSYMBOL;
+    size_t pc, fn, md;
+    const char *src = NULL;
+
+    c->text.len = 0;
+    lb_hex(&c->text, chain_line && user ? fr->r.rel : fr->ip, 0);
+    pc = c->text.len;
+    if (fr->inl != NULL || fr->r.sym != NULL) {
+        lb_puts(&c->text, fr->inl != NULL ? fr->inl : fr->r.sym->name);
+        if (o->fields & F_SYMOFF) {
+            lb_mem(&c->text, "+0x", 3);
+            lb_hex(&c->text, fr->r.symoff, 0);
+        }
+    } else {
+        lb_mem(&c->text, "[unknown]", 9);
+    }
+    fn = c->text.len;
+    lb_puts(&c->text, fr->inl != NULL ? "inlined" : fr->r.dso);
+    md = c->text.len;
+    if (c->o->srcline)
+        src = ps_resolver__srcline(c->res, fr, c->src, sizeof(c->src));
+    out->pc = (fold_str){ c->text.p, pc };
+    out->func = (fold_str){ c->text.p + pc, fn - pc };
+    out->mod = (fold_str){ c->text.p + fn, md - fn };
+    out->src = (fold_str){ src, src ? strlen(src) : 0 };
+    out->from_capture = 1;
+}
+
+static void sample_frames(capture *c, const script_output *o, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+    fold_frame ff;
+
+    if (!(o->fields & F_IP) || !(o->fields & F_SYM) || !(o->fields & F_DSO))
+        return;
+    if (c->cfg.use_callchain && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+        const ps_frame *frames;
+        size_t i, n = ps_resolver__frames(c->res, smp, ev->evsel->attr.branch_sample_type,
+                                          c->o->max_stack, &frames);
+
+        for (i = 0; i < n && !c->text.oom; i++) {
+            frame_strings(c, o, &frames[i], 1, &ff);
+            folder_frame(c->f, &ff, NULL, NULL);
+        }
+    } else {
+        ps_frame one;
+
+        ps_resolver__addr(c->res, smp->pid, smp->tid, smp->time,
+                          ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &one);
+        frame_strings(c, o, &one, 0, &ff);
+        folder_frame(c->f, &ff, NULL, NULL);
+    }
+}
+
+/* --- samples ------------------------------------------------------------------ */
+
+static void pid_text(char *buf, size_t size, uint32_t v)
+{
+    snprintf(buf, size, "%d", (int)v);
+}
+
+/* One sample as perf script would print it for event e with this period. */
+static void fold_sample(capture *c, const ps_event *ev, const ps_evsel *e, uint64_t period)
+{
+    const ps_sample *smp = &ev->u.sample;
+    const script_output *o = &c->cfg.out[script_output_type(e->attr.type)];
+    const char *name = e->name ? e->name : "[unknown]";
+    char comm[32], pid[16], tid[16];
+    const char *cm;
+    uint64_t count = 1;
+
+    if (o->fields == 0)
+        return;
+    if ((o->fields & F_EVNAME) && !folder_event_ok(c->f, (fold_str){ name, strlen(name) }))
+        return;
+    if (c->o->weight == FOLD_WEIGHT_PERIOD ||
+        (c->o->weight == FOLD_WEIGHT_DEFAULT && (o->fields & F_PERIOD))) {
+        count = period;
+        c->periods = 1;
+    }
+    cm = ps_resolver__comm(c->res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
+    pid_text(pid, sizeof(pid), smp->pid);
+    pid_text(tid, sizeof(tid), smp->tid);
+    folder_begin(c->f, (fold_str){ cm, strlen(cm) }, (fold_str){ pid, strlen(pid) },
+                 (fold_str){ tid, strlen(tid) });
+    sample_frames(c, o, ev);
+    folder_end(c->f, count);
+}
+
+/* perf script report stackcollapse: every sample but tracepoints' (they go
+ * to per-event handlers the script does not define) */
+static void py_sample(capture *c, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+    char comm[32];
+    const char *cm;
+
+    if (ev->evsel->attr.type == PERF_TYPE_TRACEPOINT)
+        return;
+    folder_drop(c->f);
+    if (smp->sample_type & PERF_SAMPLE_CALLCHAIN) {
+        const ps_frame *frames;
+        size_t i, n = ps_resolver__frames(c->res, smp, ev->evsel->attr.branch_sample_type,
+                                          c->o->max_stack, &frames);
+
+        for (i = 0; i < n; i++) {
+            const ps_frame *fr = &frames[i];
+
+            folder_py_frame(c->f, fr->inl ? fr->inl : fr->r.sym ? fr->r.sym->name : NULL,
+                            fr->r.dso);
+        }
+    }
+    cm = ps_resolver__comm(c->res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
+    folder_py_end(c->f, cm, smp->pid, smp->tid);
+}
+
+/* PERF_SAMPLE_READ: one delivery per value, as its event, with the increase */
+static int read_sample(capture *c, const ps_event *ev)
+{
+    const ps_read_values *rv = &ev->u.sample.read;
+    uint64_t i;
+
+    for (i = 0; i < rv->nr; i++) {
+        const ps_evsel *e = ps_session_evsel_by_id(c->s, rv->values[i].id);
+        uint64_t period;
+
+        if (e == NULL)
+            continue;
+        if (read_split_period(&c->reads, rv->values[i].id, rv->values[i].value, &period) < 0)
+            return -1;
+        if (period != 0)
+            fold_sample(c, ev, e, period);
+    }
+    return 0;
+}
+
+static int on_event(capture *c, const ps_event *ev, ps_error *err)
+{
+    if (ev->type == PS_RECORD_HEADER_ATTR && c->pipe) {
+        size_t n = ps_session_nr_evsels(c->s);
+
+        if (n > 0 && c->o->compat != FOLD_COMPAT_PERF_PY &&
+            script_check_pipe_attr(&c->cfg, c->s, n - 1, c->has_stat) < 0)
+            return -2;
+    }
+    if (ev->type != PERF_RECORD_SAMPLE)
+        return ps_resolver__event(c->res, ev, err) < 0 ? -1 : 0;
+    if (ev->evsel == NULL)
+        return 0;
+    if (c->o->compat == FOLD_COMPAT_PERF_PY)
+        py_sample(c, ev);
+    else if (ev->u.sample.sample_type & PERF_SAMPLE_READ)
+        return read_sample(c, ev) < 0 ? ps_error__set(err, PS_ENOMEM, ev->offset, "out of memory")
+                                      : 0;
+    else
+        fold_sample(c, ev, ev->evsel, ev->u.sample.period);
+    if (c->f->oom || c->text.oom)
+        return ps_error__set(err, PS_ENOMEM, ev->offset, "out of memory");
+    return 0;
+}
+
+static int loop(capture *c, const input_opts *in)
+{
+    ps_error err;
+    ps_event ev;
+    uint64_t n = 0;
+    int rc;
+
+    while ((rc = ps_session_next(&ev, c->s, &err)) == PS_OK) {
+        if ((rc = on_event(c, &ev, &err)) != 0)
+            break;
+        if (!in->quiet)
+            cmd_progress(c->s, ++n);
+    }
+    cmd_progress_done();
+    if (rc == -2)
+        return EXIT_BADINPUT;
+    if (rc != PS_DONE)
+        return cmd_input_error(c->cmd, &err);
+    return EXIT_OK;
+}
+
+/* perf's evlist__sample_id_all: the first event's flag */
+static int sample_id_all(ps_session *s)
+{
+    const ps_evsel *e = ps_session_nr_evsels(s) ? ps_session_evsel(s, 0) : NULL;
+
+    return e == NULL || (e->attr.flags >> PS_ATTR_SAMPLE_ID_ALL) & 1;
+}
+
+/* perf script's order: by time, but file order without sample_id_all */
+static ps_session *open_ordered(capture *c, input_opts *in)
+{
+    ps_session *s;
+
+    in->ordered = 1;
+    if ((s = cmd_open(c->cmd, in)) == NULL)
+        return NULL;
+    if (ps_session_header(s)->container != PS_CONTAINER_PIPE && !sample_id_all(s)) {
+        ps_session_close(s);
+        in->ordered = 0;
+        s = cmd_open(c->cmd, in);
+    }
+    return s;
+}
+
+static void count_name(capture *c, char *out, size_t size)
+{
+    const char *ev = c->f->filter;
+
+    if (!c->periods)
+        snprintf(out, size, "samples");
+    else if (ev != NULL && (strncmp(ev, "cpu-clock", 9) == 0 || strncmp(ev, "task-clock", 10) == 0))
+        snprintf(out, size, "ns");
+    else if (ev != NULL)
+        snprintf(out, size, "%.*s", (int)strcspn(ev, ":"), ev);
+    else
+        snprintf(out, size, "period");
+}
+
+static int run_direct(capture *c, const input_opts *in0)
+{
+    input_opts in = *in0;
+    ps_symbols_opts so;
+    ps_error err;
+    int rc;
+
+    memset(&so, 0, sizeof(so));
+    so.symfs = c->o->symfs;
+    so.kallsyms = c->o->kallsyms;
+    so.demangle = 1;
+    if (!in.quiet) {
+        so.warn = symbols_warning;
+        so.warn_ctx = (void *)c->cmd;
+    }
+    if ((c->s = open_ordered(c, &in)) == NULL)
+        return EXIT_BADINPUT;
+    c->pipe = ps_session_header(c->s)->container == PS_CONTAINER_PIPE;
+    c->has_stat = (ps_session_header(c->s)->features[PS_HEADER_STAT / 64] >>
+                   (PS_HEADER_STAT % 64)) & 1;
+    if (ps_resolver__new(&c->res, &so, ps_session_features(c->s), &err) < 0) {
+        fprintf(stderr, "perfsift %s: %s\n", c->cmd, err.msg);
+        return EXIT_BADINPUT;
+    }
+    ps_resolver__set_inline(c->res, 1);
+    if (!c->pipe && script_check_session(&c->cfg, c->s, c->has_stat) < 0)
+        return EXIT_BADINPUT;
+    rc = loop(c, &in);
+    return rc;
+}
+
+/* --- --compat=perl: the Perl machine on perfsift script's text ------------- */
+
+static int run_perl(capture *c, const input_opts *in)
+{
+    const char *argv[24];
+    char maxs[16];
+    int fd[2], argc = 0, status, rc;
+    pid_t pid;
+    FILE *fp;
+
+    argv[argc++] = "script";
+    argv[argc++] = "-q";
+    snprintf(maxs, sizeof(maxs), "%u", c->o->max_stack);
+    argv[argc++] = "--max-stack";
+    argv[argc++] = maxs;
+    if (c->o->srcline) {
+        argv[argc++] = "-F";
+        argv[argc++] = "+srcline";
+    }
+    if (c->o->symfs) {
+        argv[argc++] = "--symfs";
+        argv[argc++] = c->o->symfs;
+    }
+    if (c->o->kallsyms) {
+        argv[argc++] = "--kallsyms";
+        argv[argc++] = c->o->kallsyms;
+    }
+    if (in->attr_path) {
+        argv[argc++] = "--attr";
+        argv[argc++] = in->attr_path;
+    }
+    argv[argc++] = in->path ? in->path : "perf.data";
+    argv[argc] = NULL;
+    if (pipe(fd) < 0 || (pid = fork()) < 0) {
+        fprintf(stderr, "perfsift %s: %s\n", c->cmd, strerror(errno));
+        return EXIT_BADINPUT;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        if (dup2(fd[1], STDOUT_FILENO) < 0)
+            _exit(EXIT_BADINPUT);
+        close(fd[1]);
+        _exit(cmd_script(argc, (char **)argv));
+    }
+    close(fd[1]);
+    if ((fp = fdopen(fd[0], "r")) == NULL) {
+        close(fd[0]);
+        waitpid(pid, &status, 0);
+        return EXIT_BADINPUT;
+    }
+    rc = fold_text_fp(c->cmd, fp, "perfsift script", c->f);
+    fclose(fp);
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return rc == EXIT_OK ? EXIT_BADINPUT : rc;
+    return rc;
+}
+
+int fold_capture(const char *cmd, const input_opts *in, folder *f, char *countname,
+                 size_t countname_size)
+{
+    capture c;
+    int rc;
+
+    memset(&c, 0, sizeof(c));
+    c.cmd = cmd;
+    c.o = f->o;
+    c.f = f;
+    script_config_init(&c.cfg);
+    if (f->o->srcline)
+        script_parse_fields(&c.cfg, "+srcline");
+    if (f->o->compat == FOLD_COMPAT_PERL) {
+        rc = run_perl(&c, in);
+        snprintf(countname, countname_size, "%s",
+                 f->o->weight == FOLD_WEIGHT_SAMPLES ? "samples" : "counts");
+        return rc;
+    }
+    rc = run_direct(&c, in);
+    if (f->o->compat == FOLD_COMPAT_PERF_PY)
+        snprintf(countname, countname_size, "samples");
+    else
+        count_name(&c, countname, countname_size);
+    ps_resolver__free(c.res);
+    ps_session_close(c.s);
+    read_split_free(&c.reads);
+    lb_free(&c.text);
+    return rc;
+}
