@@ -31,6 +31,8 @@
  *   unwind_gate.c   which processes perf unwinds (unwind__prepare_access)
  *   unwind_space.c  the Dwfl of each process and its modules
  *   unwind_guess.c  CFI rows; libunwind's guess where a file has no FDE
+ *   unwind_step.c   the fast walk: the same frames from CFI rows kept per
+ *                   address, libdwfl's walk only where it gives up
  * unwind_int.h holds the unwinder's state they share.
  */
 #include <stdio.h>
@@ -204,6 +206,13 @@ size_t ps_unwinder__user(ps_unwinder *u, const ps_sample *smp, uint64_t t,
     c.pcs = u->pcs;
     c.act = u->act;
     c.max = max + 1;
+    /* the fast walk once libdwfl has a thread here (unwind_step.c) */
+    if (sp->attached && (rc = ps_unwind__step_walk(u, sp, &c)) >= 0)
+        goto walked;
+    c.nr = 0;
+    c.signal = false;
+    c.has_ra_slot = 0;
+    c.nr_zero = 0;
     if (ps_unwind__report_sample(u, sp, &c) < 0 || sp->nr_mods == 0)
         goto first_only;
     sp->cur = &c;
@@ -224,12 +233,13 @@ size_t ps_unwinder__user(ps_unwinder *u, const ps_sample *smp, uint64_t t,
         c.walk_start = c.nr;
         rc = dwfl_getthread_frames(sp->dwfl, (pid_t)smp->tid, frame_cb, sp);
     }
+    sp->cur = NULL;
+walked:
     if (rc == 0 && c.nr > 0 && c.nr < c.max && c.has_ra_slot &&
         ps_unwind__read_word(&c, c.ra_slot, &ip0) == 0 && ip0 == 0) {
         c.pcs[c.nr] = 0;
         c.act[c.nr++] = c.signal;
     }
-    sp->cur = NULL;
     if (c.nr == 0)
         return ip != 0 ? (ips[0] = ip, 1) : 0;
     for (i = 0; i < c.nr && i < max; i++) {
@@ -279,6 +289,7 @@ void ps_unwinder__free(ps_unwinder *u)
         return;
     for (i = 0; i < NR_SPACES; i++) {
         ps_unwind__space_reset(&u->spaces[i]);
+        ps_unwind__rows_free(&u->spaces[i]);
         free(u->spaces[i].mods);
         free(u->spaces[i].seen);
     }

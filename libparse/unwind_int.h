@@ -7,10 +7,12 @@
  * scratch and the ctx of the sample being unwound; unwind_dso.c the DSO
  * file table and the own vdso copy; unwind_gate.c the gate table;
  * unwind_space.c the spaces and their modules; unwind_guess.c a ctx's
- * last row (signal, ra_slot) and its resume_* registers.
+ * last row (signal, ra_slot) and its resume_* registers; unwind_step.c
+ * a ctx's frames on its fast walk, and each space's rows.
  *
  * Calls go down only: unwind.c calls the others; unwind_guess.c calls
- * unwind_mem.c; unwind_gate.c, unwind_mem.c and unwind_space.c call
+ * unwind_mem.c; unwind_step.c calls unwind_space.c, unwind_mem.c and
+ * unwind_regs.c; unwind_gate.c, unwind_mem.c and unwind_space.c call
  * unwind_dso.c; unwind_regs.c and unwind_dso.c call none of them.
  */
 #ifndef PS_UNWIND_INT_H
@@ -42,6 +44,7 @@ struct module {
 };
 
 struct ctx;
+struct rows;
 
 /* One process's address space as libdwfl sees it. */
 struct space {
@@ -54,6 +57,10 @@ struct space {
     const ps_map **seen;        /* owned: maps already checked */
     size_t         nr_seen, cap_seen;
     struct ctx    *cur;         /* the sample being unwound */
+    uint64_t       gen;         /* bumped whenever the modules change */
+    const ps_map  *ok[16];      /* maps known reported as of gen ok_gen */
+    uint64_t       ok_gen;
+    struct rows   *rows;        /* owned: CFI rows read (unwind_step.c) */
 };
 
 /* The sample being unwound, and what libdwfl gave back. */
@@ -157,6 +164,12 @@ void ps_unwind__space_reset(struct space *sp);
 struct space *ps_unwind__space_get(ps_unwinder *u, uint32_t pid);
 int  ps_unwind__report_sample(ps_unwinder *u, struct space *sp, const struct ctx *c);
 const struct module *ps_unwind__mod_at(const struct space *sp, uint64_t addr);
+int  ps_unwind__report_addr(ps_unwinder *u, struct space *sp, const struct ctx *c,
+                            uint64_t addr, const ps_map **last);
+
+/* unwind_step.c: the fast walk, with CFI rows kept per space */
+int  ps_unwind__step_walk(ps_unwinder *u, struct space *sp, struct ctx *c);
+void ps_unwind__rows_free(struct space *sp);
 
 /* unwind_guess.c: a frame's CFI row; libunwind's guess where it has none */
 void ps_unwind__note_row(struct ctx *c, Dwfl *dwfl, Dwfl_Frame *state, Dwarf_Addr addr);

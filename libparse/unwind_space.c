@@ -9,7 +9,11 @@
  * (one module per file and load bias). A map overlapping a module of
  * another file or bias (exec, dlclose + dlopen) means the process changed:
  * its Dwfl is rebuilt. Files that cannot be opened are remembered so they
- * are tried once per Dwfl.
+ * are tried once per Dwfl. unwind_step.c's fast walk reports only the
+ * file of each frame's pc instead (ps_unwind__report_addr()), and leaves
+ * the whole scan to the libdwfl walk wherever that could decide more.
+ * Any change of a space's modules bumps its gen (unwind_step.c's rows
+ * are read again then).
  *
  * CFI comes from the mapped files themselves (perf reads .eh_frame_hdr of
  * the file, never a separate debug file): a module is the file
@@ -62,6 +66,7 @@ void ps_unwind__space_reset(struct space *sp)
     sp->attached = 0;
     sp->nr_mods = 0;
     sp->nr_seen = 0;
+    sp->gen++;
 }
 
 struct space *ps_unwind__space_get(ps_unwinder *u, uint32_t pid)
@@ -320,6 +325,7 @@ static int report_wanted(ps_unwinder *u, struct space *sp, const struct wanted *
     }
     if (todo == 0)
         return 0;
+    sp->gen++;
     dwfl_report_begin_add(sp->dwfl);
     for (i = 0; i < w->nr; i++) {
         int st = map_state(sp, w->maps[i]);
@@ -344,6 +350,46 @@ int ps_unwind__report_sample(ps_unwinder *u, struct space *sp, const struct ctx 
 
     free(w.maps);
     return rc;
+}
+
+/*
+ * The fast walk's share of ps_unwind__report_sample(): make sp's Dwfl know
+ * the file mapped at addr (a frame's lookup address) as of c's time. The
+ * whole scan would have reported it too, since a frame's pc is a register
+ * or a stack word. Where that scan would decide more (no file map there:
+ * modules that other words brought in may cover addr; a changed process:
+ * the Dwfl is rebuilt from all of them) the answer is -1, and the sample
+ * is unwound the slow way. *last memoizes the map lookup within a sample.
+ * @return 0, or -1 (see above; also when reporting fails)
+ */
+int ps_unwind__report_addr(ps_unwinder *u, struct space *sp, const struct ctx *c,
+                           uint64_t addr, const ps_map **last)
+{
+    const ps_map *map = *last;
+    size_t slot;
+    int st;
+
+    if (map == NULL || addr < map->start || addr >= map->end)
+        *last = map = ps_machine__find_user_map(u->m, c->smp->pid, c->smp->tid, c->t, addr);
+    if (!ps_unwind__has_file(map))
+        return -1;
+    slot = (size_t)(((uintptr_t)map >> 4) & 15);
+    if (sp->ok_gen == sp->gen && sp->ok[slot] == map)
+        return 0;
+    if ((st = map_state(sp, map)) < 0)
+        return -1;
+    if (st > 0) {
+        struct wanted w = { &map, 1, 1 };
+
+        if (report_wanted(u, sp, &w) < 0)
+            return -1;
+    }
+    if (sp->ok_gen != sp->gen) {
+        memset(sp->ok, 0, sizeof(sp->ok));
+        sp->ok_gen = sp->gen;
+    }
+    sp->ok[slot] = map;
+    return 0;
 }
 
 /* The module reported at addr, or NULL. */
