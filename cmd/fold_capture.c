@@ -141,13 +141,13 @@ static void fold_sample(capture *c, const ps_event *ev, const ps_evsel *e, uint6
 
 /* perf script report stackcollapse: every sample but tracepoints' (they go
  * to per-event handlers the script does not define) */
-static void py_sample(capture *c, const ps_event *ev)
+static void py_sample(capture *c, const ps_event *ev, const ps_evsel *e)
 {
     const ps_sample *smp = &ev->u.sample;
     char comm[32];
     const char *cm;
 
-    if (ev->evsel->attr.type == PERF_TYPE_TRACEPOINT)
+    if (e->attr.type == PERF_TYPE_TRACEPOINT)
         return;
     folder_drop(c->f);
     if (smp->sample_type & PERF_SAMPLE_CALLCHAIN) {
@@ -180,7 +180,11 @@ static int read_sample(capture *c, const ps_event *ev)
             continue;
         if (read_split_period(&c->reads, rv->values[i].id, rv->values[i].value, &period) < 0)
             return -1;
-        if (period != 0)
+        if (period == 0)
+            continue;
+        if (c->o->compat == FOLD_COMPAT_PERF_PY)
+            py_sample(c, ev, e);
+        else
             fold_sample(c, ev, e, period);
     }
     return 0;
@@ -199,11 +203,11 @@ static int on_event(capture *c, const ps_event *ev, ps_error *err)
         return ps_resolver__event(c->res, ev, err) < 0 ? -1 : 0;
     if (ev->evsel == NULL)
         return 0;
-    if (c->o->compat == FOLD_COMPAT_PERF_PY)
-        py_sample(c, ev);
-    else if (ev->u.sample.sample_type & PERF_SAMPLE_READ)
+    if (ev->u.sample.sample_type & PERF_SAMPLE_READ)
         return read_sample(c, ev) < 0 ? ps_error__set(err, PS_ENOMEM, ev->offset, "out of memory")
                                       : 0;
+    else if (c->o->compat == FOLD_COMPAT_PERF_PY)
+        py_sample(c, ev, ev->evsel);
     else
         fold_sample(c, ev, ev->evsel, ev->u.sample.period);
     if (c->f->oom || c->text.oom)

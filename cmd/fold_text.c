@@ -335,16 +335,36 @@ static int default_header(const char *s, size_t n, header *h)
     return 0;
 }
 
-/* the one-line form: " ip sym+off (dso)" after the event */
+/*
+ * The one-line form: "ip sym+off (dso)" ends the line after the event (and
+ * after addr, data_src, weight... where perf prints them). The ip is the
+ * last hexadecimal word that leaves a name before the final " (".
+ */
 static int single_frame(const char *s, size_t n, fold_frame *fr)
 {
-    size_t i = skip_ws(s, n, 0), j = i;
+    fold_frame all;
+    size_t end, i;
 
-    while (j < n && isxdigit((unsigned char)s[j]))
-        j++;
-    if (j == i || j >= n || s[j] != ' ')
+    if (!match_frame(s, n, &all))
         return 0;
-    return match_frame(s, n, fr);
+    end = (size_t)(all.mod.p - s) - 2;              /* the final " (" */
+    for (i = end; i-- > 0;) {
+        size_t j = i;
+
+        if (i > 0 && s[i - 1] != ' ' && s[i - 1] != '\t')
+            continue;
+        while (j < end && isxdigit((unsigned char)s[j]))
+            j++;
+        if (j == i || s[j] != ' ' || j + 1 >= end)
+            continue;
+        fr->pc = (fold_str){ s + i, j - i };
+        fr->func = (fold_str){ s + j + 1, end - j - 1 };
+        fr->mod = all.mod;
+        fr->src = (fold_str){ NULL, 0 };
+        fr->from_capture = 0;
+        return 1;
+    }
+    return 0;
 }
 
 /* --- the two readers ------------------------------------------------------- */
@@ -475,7 +495,7 @@ static void default_line(reader *r, folder *f, uint64_t *period)
         *period = f->o->weight != FOLD_WEIGHT_SAMPLES && h.has_period ? h.period : 1;
         folder_begin(f, h.comm, h.pid, h.tid);
         if (single_frame(h.rest, h.rest_n, &fr))
-            folder_frame(f, &fr, NULL, NULL);
+            default_frame(r, f, &fr);
     } else if (match_frame(s, n, &fr) || (f->o->srcline && bare_frame(s, n, &fr))) {
         default_frame(r, f, &fr);
     } else if (!f->o->quiet) {

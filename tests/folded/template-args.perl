@@ -1,0 +1,1 @@
+prog;main;std::function<int  1
