@@ -16,6 +16,7 @@ static const struct command {
     { "dump", cmd_dump, "every record decoded, one per line (--json: NDJSON)" },
     { "script", cmd_script, "samples as text, byte for byte what perf script prints" },
     { "folded", cmd_folded, "folded stacks for flame graphs (perf script | stackcollapse-perf.pl)" },
+    { "flamegraph", cmd_flamegraph, "an interactive SVG flame graph (flamegraph.pl)" },
 };
 
 static void usage(FILE *out)
