@@ -3,7 +3,8 @@
  * flame_js.c - the script inside every perfsift flame graph: the tooltip
  * line at the bottom, click to zoom (ancestors fade, the rest hides), reset
  * zoom, search by regular expression (ctrl-F; ctrl-I for case; ?s=TERM in
- * the address runs it on load) with the share matched. Written for
+ * the address runs it on load) with the share matched; ?x=X&y=Y opens
+ * zoomed to the frame whose rect is at X, Y (a click puts them there). Written for
  * perfsift; flamegraph.pl's interface, not its code. It finds frames as
  * flame_svg.c draws them: <g> children of #frames, each a <title>
  * "name (N unit, P%)", a <rect> and a <text>; and reads the variable fg
@@ -15,7 +16,7 @@ const char flame_js[] =
 "// perfsift flame graph: hover for details, click to zoom, search.\n"
 "// fg (above) holds the numbers the picture was drawn with.\n"
 "var frames = [], details, matchedtxt, searchbtn, unzoombtn, icbtn;\n"
-"var term = null, ignorecase = false;\n"
+"var term = null, ignorecase = false, state = {};\n"
 "\n"
 "function init(evt) {\n"
 "    details = document.getElementById(\"details\").firstChild;\n"
@@ -30,7 +31,9 @@ const char flame_js[] =
 "    document.addEventListener(\"mouseover\", on_hover, false);\n"
 "    document.addEventListener(\"mouseout\", on_leave, false);\n"
 "    window.addEventListener(\"keydown\", on_key, false);\n"
-"    var s = url_param(\"s\");\n"
+"    var s = url_param(\"s\"), zx = url_param(\"x\"), zy = url_param(\"y\");\n"
+"    for (var j = 0; zx && zy && j < frames.length; j++)\n"
+"        if (frames[j].xs === zx && frames[j].ys === zy) zoom(frames[j]);\n"
 "    if (s) search(s);\n"
 "}\n"
 "\n"
@@ -43,6 +46,7 @@ const char flame_js[] =
 "    return {\n"
 "        g: g, rect: r, text: g.getElementsByTagName(\"text\")[0], title: title,\n"
 "        name: cut < 0 ? title : title.substring(0, cut),\n"
+"        xs: r.getAttribute(\"x\"), ys: r.getAttribute(\"y\"),\n"
 "        x: parseFloat(r.getAttribute(\"x\")), w: parseFloat(r.getAttribute(\"width\")),\n"
 "        y: parseFloat(r.getAttribute(\"y\")), fill: r.getAttribute(\"fill\")\n"
 "    };\n"
@@ -118,12 +122,16 @@ const char flame_js[] =
 "            e.g.setAttribute(\"class\", \"hide\");\n"
 "    }\n"
 "    unzoombtn.setAttribute(\"class\", \"\");\n"
+"    remember(\"x\", f.xs);\n"
+"    remember(\"y\", f.ys);\n"
 "}\n"
 "\n"
 "function unzoom() {\n"
 "    for (var i = 0; i < frames.length; i++)\n"
 "        place(frames[i], frames[i].x, frames[i].w, \"\");\n"
 "    unzoombtn.setAttribute(\"class\", \"hide\");\n"
+"    remember(\"x\", null);\n"
+"    remember(\"y\", null);\n"
 "}\n"
 "\n"
 "function url_param(name) {\n"
@@ -138,10 +146,15 @@ const char flame_js[] =
 "    return null;\n"
 "}\n"
 "\n"
-"// Keep the search in the address, so a link reopens it (?s=TERM).\n"
-"function remember_search(value) {\n"
+"// Keep the search and the zoom in the address, so that a link reopens them\n"
+"// (?s=TERM&x=X&y=Y; x and y as the frame's rect has them).\n"
+"function remember(key, value) {\n"
+"    if (value === null) delete state[key];\n"
+"    else state[key] = value;\n"
+"    var q = [];\n"
+"    for (var k in state) q.push(k + \"=\" + encodeURIComponent(state[k]));\n"
 "    var url = window.location.href.split(\"?\")[0].split(\"#\")[0];\n"
-"    if (value !== null) url += \"?s=\" + encodeURIComponent(value);\n"
+"    if (q.length) url += \"?\" + q.join(\"&\");\n"
 "    try { history.replaceState(null, \"\", url); } catch (err) { }\n"
 "}\n"
 "\n"
@@ -168,7 +181,7 @@ const char flame_js[] =
 "    searchbtn.setAttribute(\"class\", \"\");\n"
 "    searchbtn.firstChild.nodeValue = \"Search\";\n"
 "    matchedtxt.firstChild.nodeValue = \" \";\n"
-"    remember_search(null);\n"
+"    remember(\"s\", null);\n"
 "}\n"
 "\n"
 "// Highlight the frames whose names match; \"Matched\" is the share of the\n"
@@ -200,5 +213,5 @@ const char flame_js[] =
 "        (Math.abs(pct - 100) < 1e-9 ? \"100\" : pct.toFixed(1)) + \"%\";\n"
 "    searchbtn.setAttribute(\"class\", \"show\");\n"
 "    searchbtn.firstChild.nodeValue = \"Reset Search\";\n"
-"    remember_search(t);\n"
+"    remember(\"s\", t);\n"
 "}\n";

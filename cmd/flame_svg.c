@@ -27,6 +27,7 @@
 #define XPAD 10
 #define FRAMEPAD 1
 #define SEARCH_COLOR "rgb(230,0,230)"
+#define COUNT_TEXT 448          /* 309 digits, their commas and a sign */
 
 void flame_svg_opts_init(flame_svg_opts *o)
 {
@@ -104,19 +105,21 @@ static size_t strip_annotation(const char *s, size_t len)
     return len;
 }
 
-/* "%.0f" with thousands separators (perlfaq5's commas). */
-static void count_text(char out[64], double v)
+/* "%.0f" of v with thousands separators (perlfaq5's commas) into out; returns
+ * the number printed, the one Perl computes the percentage from. */
+static double count_text(char out[COUNT_TEXT], double v)
 {
-    char digits[48];
-    int n = snprintf(digits, sizeof(digits), "%.0f", v), i, o = 0, lead;
+    char digits[330];           /* DBL_MAX has 309 digits */
+    int n = snprintf(digits, sizeof(digits), "%.0f", v), i, o = 0;
+    int lead = digits[0] == '-';
 
-    lead = digits[0] == '-' ? 1 : 0;
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n && i < (int)sizeof(digits) - 1; i++) {
         if (i > lead && (n - i) % 3 == 0)
             out[o++] = ',';
         out[o++] = digits[i];
     }
     out[o] = '\0';
+    return strtod(digits, NULL);
 }
 
 /* --- header and furniture --------------------------------------------- */
@@ -251,12 +254,9 @@ static void write_furniture(const canvas *cv)
 static void write_title(const canvas *cv, const flame_node *n, double etime)
 {
     const flame_svg_opts *o = cv->o;
-    double samples, pct;
-    char txt[64], buf[48];
+    char txt[COUNT_TEXT];
+    double samples = count_text(txt, (etime - n->stime) * o->factor), pct;
 
-    snprintf(buf, sizeof(buf), "%.0f", (etime - n->stime) * o->factor);
-    samples = strtod(buf, NULL);            /* Perl reuses the printed number */
-    count_text(txt, samples);
     fputs("<title>", cv->out);
     if (n->depth == 0) {
         fprintf(cv->out, "all (%s ", txt);

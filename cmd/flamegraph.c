@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "flame_color.h"
@@ -305,6 +306,25 @@ static int read_capture(flamegraph *fg, const input_opts *in, const fold_opts *f
     return rc;
 }
 
+/* Counts past the doubles' range would draw NaN pixels: refuse them. */
+static int check_counts(const flame_input *in)
+{
+    double sum = 0;
+    size_t i;
+
+    for (i = 0; i < in->n; i++) {
+        const flame_line *l = &in->v[i];
+
+        sum += l->nr_counts == 2 ? l->count2 : l->count1;
+        if (!isfinite(l->count1) || !isfinite(sum)) {
+            fprintf(stderr, "perfsift flamegraph: counts too large to add up (line '%.*s%s')\n",
+                    (int)(l->key_len < 60 ? l->key_len : 60), l->key, l->key_len > 60 ? "..." : "");
+            return EXIT_BADINPUT;
+        }
+    }
+    return EXIT_OK;
+}
+
 /* --- output ------------------------------------------------------------------------ */
 
 static int write_svg(FILE *fp, void *ctx)
@@ -371,6 +391,8 @@ int cmd_flamegraph(int argc, char **argv)
         fprintf(stderr, "perfsift flamegraph: out of memory\n");
         rc = EXIT_BADINPUT;
     }
+    if (rc == EXIT_OK)
+        rc = check_counts(&fg.lines);
     if (rc != EXIT_OK) {
         flame_input_free(&fg.lines);
         return rc;

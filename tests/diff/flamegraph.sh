@@ -16,9 +16,11 @@
 #     frames of its stackcollapse result.
 #  6. Errors: no counts -> an SVG saying so and exit 1; bad options exit 2;
 #     -o is atomic. 15k folded lines take well under a second.
-#  7. A real browser (headless Chromium): the SVG renders (not blank), and
+#  7. A real browser (headless Chromium): the SVG renders (not blank),
 #     ?s=REGEX highlights exactly the matching frames with the right
-#     "Matched: P%". Missing chromium or xmllint is a FAIL.
+#     "Matched: P%", and ?x=X&y=Y zooms to the frame there (it spans the
+#     width, ancestors fade, descendants scale, the rest hides).
+#     Missing chromium or xmllint is a FAIL.
 # Python starts slowly here, so the svgcheck runs are queued and answered by
 # one process at the end, and one xmllint reads every SVG.
 source "$(dirname "$0")/lib.sh"
@@ -210,6 +212,12 @@ else
 fi
 fg --folded-input "$INF/collapse-perf/results/no-events-collapsed.txt" > /dev/null 2>&1
 [ $? -eq 1 ] && pass "flamegraph: empty input exits 1" || fail "flamegraph: empty input"
+printf 'a;b 1%0400d\nc 5\n' 0 > "$TMPD/huge.folded"
+fg --folded-input "$TMPD/huge.folded" > /dev/null 2> "$TMPD/huge.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'too large' "$TMPD/huge.err" &&
+    pass "flamegraph: a count past a double's range exits 1" ||
+    fail "flamegraph: a count past a double's range: exit $rc"
 for bad in "--colors nope" "--minwidth abc" "--minwidth 1%%" "--bgcolors pink" "--width 0" \
            "--notes a<b" "--bogus" "--pid" "x.data"; do
     # shellcheck disable=SC2086
@@ -259,14 +267,18 @@ if command -v chromium >/dev/null; then
     else
         fail "flamegraph chromium: no screenshot: $(grep -v dbus "$TMPD/chrome.err" | head -2)"
     fi
-    # each term with its URL encoding
-    k=0
-    for t in 'netty=netty' '^org/mozilla/javascript/(WrapFactory|gen/)=%5Eorg%2Fmozilla%2Fjavascript%2F(WrapFactory%7Cgen%2F)'; do
-        k=$((k + 1))
-        chrome --dump-dom "file://$svg?s=${t#*=}" > "$TMPD/dom$k.svg"
-        queue "flamegraph chromium ?s=${t%%=*}" dom "$TMPD/dom$k.svg" \
-              "$FGR/perf-java-stacks-01-collapsed-all.txt" "'${t%%=*}'"
-    done
+    # ?s= alone, then with ?x=&y= (zoom to a frame in the middle of the
+    # graph): each term with its URL encoding
+    f=$FGR/perf-java-stacks-01-collapsed-all.txt
+    chrome --dump-dom "file://$svg?s=netty" > "$TMPD/dom1.svg"
+    queue "flamegraph chromium ?s=netty" dom "$TMPD/dom1.svg" "$f" netty
+    xy=$(grep -o 'processSelectedKeysOptimized ([^<]*</title><rect x="[^"]*" y="[^"]*"' "$svg" |
+         sed 's/.*x="\([^"]*\)" y="\([^"]*\)"/\1 \2/')
+    t='^org/mozilla/javascript/(WrapFactory|gen/)'
+    enc='%5Eorg%2Fmozilla%2Fjavascript%2F(WrapFactory%7Cgen%2F)'
+    chrome --dump-dom "file://$svg?s=$enc&x=${xy% *}&y=${xy#* }" > "$TMPD/dom2.svg"
+    queue "flamegraph chromium ?s=$t&x=${xy% *}&y=${xy#* }: search" dom "$TMPD/dom2.svg" "$f" "'$t'"
+    queue "flamegraph chromium ?s=$t&x=${xy% *}&y=${xy#* }: zoom" zoom "$TMPD/dom2.svg" "$svg" $xy
 fi
 
 # --- the queued checks, and one xmllint over every SVG drawn ---------------------------

@@ -9,6 +9,9 @@
   sums SVG FOLDED       per depth and name, drawn widths add up to
         count / total * (width - 20), and every frame sits on its parent
   colours SVG...        every frame name has one colour in all the SVGs
+  zoom DOM SVG X Y      a browser's DOM after ?x=X&y=Y: the frame there is
+        zoomed to the full width, as the ancestors are (faded), its
+        descendants scale with it and all else hides
   png PNG MIN           the PNG has at least MIN distinct colours
   dom DOM FOLDED REGEX  a browser's DOM after ?s=REGEX: exactly the frames
         whose names match are highlighted, and "Matched: P%" is the share
@@ -458,7 +461,42 @@ def cmd_dom(args):
     return 0
 
 
-CMDS = {"layout": cmd_layout, "sums": cmd_sums, "colours": cmd_colours,
+def cmd_zoom(args):
+    """A browser's DOM after ?x=X&y=Y, against the SVG it loaded: the frame
+    at X, Y spans the width, its ancestors too (faded), what lies above it
+    scales with it, and the rest hides."""
+    dom, svg, zx, zy = args
+    root, orig = svg_frames(svg)
+    full = float(root.get("width")) - 2 * XPAD
+    target = [f for f in orig if f[0] == zx and f[1] == zy][0]
+    tx, tw, ty = float(target[0]), float(target[2]), float(target[1])
+    root_y = [float(f[1]) for f in orig if f[5].startswith("all (")][0]
+    down = root_y > ty          # a flame graph: the root is at the bottom
+    groups = list(ET.fromstring(open(dom, encoding="utf-8").read()).find(NS + "g[@id='frames']"))
+    bad, seen = 0, collections.Counter()
+    for f, g in zip(orig, groups):
+        x, w, y = float(f[0]), float(f[2]), float(f[1])
+        r = g.find(NS + "rect")
+        gx, gw, cls = float(r.get("x")), float(r.get("width")), g.get("class") or ""
+        if (y > ty if down else y < ty) and x <= tx + 0.01 and x + w >= tx + tw - 0.01:
+            want = ("parent", XPAD, full)
+        elif (y <= ty if down else y >= ty) and x >= tx - 0.01 and x + w <= tx + tw + 0.01:
+            want = ("", XPAD + (x - tx) * full / tw, w * full / tw)
+        else:
+            want = ("hide", gx, gw)
+        seen[want[0] or "zoomed"] += 1
+        if cls != want[0] or abs(gx - want[1]) > 0.11 or abs(gw - want[2]) > 0.11:
+            print("frame %r: class %r x %.1f w %.1f, want %r %.1f %.1f"
+                  % (f[5], cls, gx, gw, want[0], want[1], want[2]))
+            bad += 1
+    if bad or len(groups) != len(orig):
+        print("%d frames wrong of %d (%d in the DOM)" % (bad, len(orig), len(groups)))
+        return 1
+    print("ok %d zoomed, %d ancestors, %d hidden" % (seen["zoomed"], seen["parent"], seen["hide"]))
+    return 0
+
+
+CMDS = {"zoom": cmd_zoom, "layout": cmd_layout, "sums": cmd_sums, "colours": cmd_colours,
         "png": cmd_png, "dom": cmd_dom}
 
 
