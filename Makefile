@@ -82,6 +82,7 @@ check: all $(UNIT_BIN) $(BUILD)/tests/headertest.o
 
 bench: all
 	tests/bench.sh $(abspath $(PROG))
+	tests/bench_folded.sh $(abspath $(PROG))
 
 deps:
 	tests/deps.sh
@@ -123,4 +124,7 @@ example: $(PROG)
 	./$(PROG) script -q $(EXAMPLE) | cmp -s - $(EXAMPLE).perf-script.txt && \
 		echo "perfsift script == perf script on $(EXAMPLE)" || \
 		echo "perfsift script differs from perf script on $(EXAMPLE)"; rm -f $(EXAMPLE).perf-script.txt
+	./$(PROG) folded $(EXAMPLE) | sort -k2 -n -r | head -5
+	./$(PROG) flamegraph $(EXAMPLE) -o $(EXAMPLE).svg
+	@echo "flame graph: $(EXAMPLE).svg (open it in a browser)"
 .PHONY: example

@@ -17,11 +17,13 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "fold_ids.h"
 #include "fold_int.h"
 #include "linebuf.h"
 #include "read_split.h"
 #include "script.h"
 #include "../libparse/resolve.h"
+#include "../libparse/util.h"
 
 typedef struct capture {
     const char    *cmd;
@@ -35,6 +37,12 @@ typedef struct capture {
     linebuf        text;        /* one frame's strings */
     char           src[4096 + 32];
     int            periods;     /* a count was a period */
+    fold_ids      *ids;         /* the fast path (fold_ids.h), NULL: off */
+    uint32_t       handle;      /* the last sample's stack */
+    int            chain_ok;    /* ...may be found again by its chain */
+    const ps_evsel *chain_ev;
+    uint32_t      *stack;       /* the sample's ids, leaf first */
+    size_t         stack_cap;
 } capture;
 
 static void symbols_warning(void *ctx, const ps_error *w)
@@ -104,6 +112,132 @@ static void sample_frames(capture *c, const script_output *o, const ps_event *ev
     }
 }
 
+/* --- the fast path: frames folded once, samples as id arrays --------------- */
+
+/* what the folded text of a frame depends on; 0 when it cannot be cached */
+static int frame_key(const capture *c, const script_output *o, const ps_frame *fr,
+                     int chain_line, fold_ids_key *k)
+{
+    int user = fr->map != NULL && fr->map->kind != PS_MAP_KERNEL &&
+               fr->map->kind != PS_MAP_MODULE && fr->map->kind != PS_MAP_KSYMBOL;
+
+    if (fr->inl != NULL)
+        return 0;       /* inlined names are not kept for the resolver's life */
+    k->a = fr->r.sym != NULL ? fr->r.sym->name : NULL;
+    k->b = fr->r.dso;
+    k->c = (const void *)(uintptr_t)((c->f->java ? 1 : 0) | ((o->fields & F_SYMOFF) ? 2 : 0));
+    k->d = fr->r.sym == NULL && c->o->addrs ? (chain_line && user ? fr->r.rel : fr->ip) : 0;
+    return 1;
+}
+
+static int push_id(capture *c, size_t *n, uint32_t id)
+{
+    if (*n == c->stack_cap &&
+        ps_grow((void **)&c->stack, &c->stack_cap, *n + 1, sizeof(*c->stack)) < 0)
+        return -1;
+    c->stack[(*n)++] = id;
+    return 0;
+}
+
+/* one frame's id: cached, or folded by the rules now */
+static int frame_id(capture *c, const script_output *o, const ps_frame *fr, int chain_line,
+                    size_t *n)
+{
+    fold_ids_key k;
+    fold_frame ff;
+    const char *text;
+    size_t len;
+    uint32_t id;
+    int cached = frame_key(c, o, fr, chain_line, &k);
+
+    if (cached && fold_ids_frame(c->ids, &k, &id))
+        return push_id(c, n, id);
+    frame_strings(c, o, fr, chain_line, &ff);
+    folder_frame(c->f, &ff, NULL, NULL);
+    if ((len = folder_take_group(c->f, &text)) == 0 && c->f->ngroups == 0 && !c->f->open)
+        return 0;
+    if ((cached ? fold_ids_frame_put(c->ids, &k, text, len, &id)
+                : fold_ids_intern(c->ids, text, len, &id)) < 0)
+        return -1;
+    return push_id(c, n, id);
+}
+
+/* sample_frames() and folder_end() for the fast path */
+static int fast_sample(capture *c, const script_output *o, const ps_event *ev, uint64_t count)
+{
+    const ps_sample *smp = &ev->u.sample;
+    size_t n = 0, i;
+    uint32_t root;
+
+    if (fold_ids_intern(c->ids, c->f->pname, strlen(c->f->pname), &root) < 0)
+        return -1;
+    if (!(o->fields & F_IP) || !(o->fields & F_SYM) || !(o->fields & F_DSO)) {
+        ;
+    } else if (c->cfg.use_callchain && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+        const ps_frame *frames;
+        size_t nf = ps_resolver__frames(c->res, smp, ev->evsel->attr.branch_sample_type,
+                                        c->o->max_stack, &frames);
+
+        for (i = 0; i < nf; i++)
+            if (frame_id(c, o, &frames[i], 1, &n) < 0)
+                return -1;
+    } else {
+        ps_frame one;
+
+        ps_resolver__addr(c->res, smp->pid, smp->tid, smp->time,
+                          ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &one);
+        if (frame_id(c, o, &one, 0, &n) < 0)
+            return -1;
+    }
+    if (push_id(c, &n, root) < 0)
+        return -1;
+    for (i = 0; i < n / 2; i++) {       /* root first */
+        uint32_t t = c->stack[i];
+
+        c->stack[i] = c->stack[n - 1 - i];
+        c->stack[n - 1 - i] = t;
+    }
+    folder_drop(c->f);
+    c->f->nr_samples++;
+    if (fold_ids_add(c->ids, c->stack, n, count, &c->handle) < 0)
+        return -1;
+    return c->chain_ok ? fold_ids_chain_put(c->ids, ((uint64_t)smp->pid << 32) | smp->tid,
+                                            c->chain_ev, smp->callchain, smp->nr_callchain,
+                                            c->handle) : 0;
+}
+
+/* A plain call chain (no LBR, no user stack to unwind) seen before in the
+ * same thread for the same event folds as it did then. */
+static int chain_cached(capture *c, const ps_event *ev, const ps_evsel *e, uint64_t count)
+{
+    const ps_sample *smp = &ev->u.sample;
+    uint32_t handle;
+
+    c->chain_ok = c->cfg.use_callchain && (smp->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+                  !(smp->sample_type & (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+                                        PERF_SAMPLE_STACK_USER));
+    c->chain_ev = e;
+    if (!c->chain_ok || !fold_ids_chain(c->ids, ((uint64_t)smp->pid << 32) | smp->tid, e,
+                                        smp->callchain, smp->nr_callchain, &handle))
+        return 0;
+    fold_ids_count(c->ids, handle, count);
+    c->f->nr_samples++;
+    return 1;
+}
+
+/* records after which a thread's chains may fold differently */
+static int changes_threads(uint32_t type)
+{
+    switch (type) {
+    case PERF_RECORD_LOST: case PERF_RECORD_THROTTLE: case PERF_RECORD_UNTHROTTLE:
+    case PERF_RECORD_SWITCH: case PERF_RECORD_SWITCH_CPU_WIDE: case PERF_RECORD_LOST_SAMPLES:
+    case PS_RECORD_FINISHED_ROUND: case PS_RECORD_FINISHED_INIT:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
 /* --- samples ------------------------------------------------------------------ */
 
 static void pid_text(char *buf, size_t size, uint32_t v)
@@ -130,11 +264,18 @@ static void fold_sample(capture *c, const ps_event *ev, const ps_evsel *e, uint6
         count = period;
         c->periods = 1;
     }
+    if (c->ids != NULL && chain_cached(c, ev, e, count))
+        return;
     cm = ps_resolver__comm(c->res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
     pid_text(pid, sizeof(pid), smp->pid);
     pid_text(tid, sizeof(tid), smp->tid);
     folder_begin(c->f, (fold_str){ cm, strlen(cm) }, (fold_str){ pid, strlen(pid) },
                  (fold_str){ tid, strlen(tid) });
+    if (c->ids != NULL) {
+        if (fast_sample(c, o, ev, count) < 0)
+            c->f->oom = 1;
+        return;
+    }
     sample_frames(c, o, ev);
     folder_end(c->f, count);
 }
@@ -199,8 +340,11 @@ static int on_event(capture *c, const ps_event *ev, ps_error *err)
             script_check_pipe_attr(&c->cfg, c->s, n - 1, c->has_stat) < 0)
             return -2;
     }
-    if (ev->type != PERF_RECORD_SAMPLE)
+    if (ev->type != PERF_RECORD_SAMPLE) {
+        if (c->ids != NULL && changes_threads(ev->type))
+            fold_ids_chains_clear(c->ids);
         return ps_resolver__event(c->res, ev, err) < 0 ? -1 : 0;
+    }
     if (ev->evsel == NULL)
         return 0;
     if (ev->u.sample.sample_type & PERF_SAMPLE_READ)
@@ -301,7 +445,14 @@ static int run_direct(capture *c, const input_opts *in0)
     ps_resolver__set_inline(c->res, 1);
     if (!c->pipe && script_check_session(&c->cfg, c->s, c->has_stat) < 0)
         return EXIT_BADINPUT;
+    if (c->o->compat == FOLD_COMPAT_NONE && !c->o->srcline && !c->o->inline_ &&
+        (c->ids = fold_ids_new()) == NULL) {
+        fprintf(stderr, "perfsift %s: out of memory\n", c->cmd);
+        return EXIT_BADINPUT;
+    }
     rc = loop(c, &in);
+    if (rc == EXIT_OK && c->ids != NULL && fold_ids_flush(c->ids, c->f->t) < 0)
+        c->f->oom = 1;
     return rc;
 }
 
@@ -390,5 +541,7 @@ int fold_capture(const char *cmd, const input_opts *in, folder *f, char *countna
     ps_session_close(c.s);
     read_split_free(&c.reads);
     lb_free(&c.text);
+    fold_ids_free(c.ids);
+    free(c.stack);
     return rc;
 }

@@ -74,6 +74,9 @@ int  folder_event_ok(folder *f, fold_str ev);
 void folder_begin(folder *f, fold_str comm, fold_str pid, fold_str tid);
 /** Add a frame (leaf first). next/ctx: --compat=perl --srcline reads lines. */
 void folder_frame(folder *f, const fold_frame *fr, fold_next_line next, void *ctx);
+/** Remove the last frame's group and give its text (valid until the next
+ * frame): the frame as the rules fold it. 0 when there is none. */
+size_t folder_take_group(folder *f, const char **text);
 /** Close the sample with its count; without an open sample, a no-op. */
 void folder_end(folder *f, uint64_t count);
 /** Forget the open sample. */

@@ -87,9 +87,12 @@ int folder_event_ok(folder *f, fold_str ev)
     }
     if (same_event(f, ev))
         return 1;
-    if (f->filter_defaulted && !f->warned) {
-        /* perl's wording: it names the event being dropped */
-        fprintf(stderr, "Filtering for events of type: %.*s\n", (int)ev.n, ev.p);
+    if (f->filter_defaulted && !f->warned && !f->o->quiet) {
+        if (f->o->compat == FOLD_COMPAT_PERL)   /* perl names the event dropped */
+            fprintf(stderr, "Filtering for events of type: %.*s\n", (int)ev.n, ev.p);
+        else
+            fprintf(stderr, "perfsift: folding the first event seen, %s, only (not %.*s); "
+                    "--event-filter picks another\n", f->filter, (int)ev.n, ev.p);
         f->warned = 1;
     }
     return 0;
@@ -161,6 +164,19 @@ void folder_drop(folder *f)
     f->open = 0;
     f->glen = 0;
     f->ngroups = 0;
+}
+
+size_t folder_take_group(folder *f, const char **text)
+{
+    size_t start;
+
+    if (f->ngroups == 0)
+        return 0;
+    f->ngroups--;
+    start = f->ngroups ? f->gend[f->ngroups - 1] : 0;
+    *text = f->groups + start;
+    f->glen = start;
+    return f->gend[f->ngroups] - start;
 }
 
 void folder_end(folder *f, uint64_t count)
