@@ -18,20 +18,19 @@
 /* The CRC-32 .gnu_debuglink holds (the zlib / IEEE one) of a whole file. */
 static int file_crc32(const char *path, uint32_t *out)
 {
-    static uint32_t table[256];
+    uint32_t table[256];        /* per call: srcline.c's worker runs this too */
     uint8_t buf[65536];
     uint32_t crc = 0xffffffffu;
     ssize_t n;
     int fd, i, j;
 
-    if (table[1] == 0)
-        for (i = 0; i < 256; i++) {
-            uint32_t c = (uint32_t)i;
+    for (i = 0; i < 256; i++) {
+        uint32_t c = (uint32_t)i;
 
-            for (j = 0; j < 8; j++)
-                c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-            table[i] = c;
-        }
+        for (j = 0; j < 8; j++)
+            c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+        table[i] = c;
+    }
     if ((fd = ps_file__open_regular(path)) < 0)
         return -1;
     while ((n = read(fd, buf, sizeof(buf))) > 0)

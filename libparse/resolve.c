@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "demangle.h"
 #include "resolve.h"
 #include "u64map.h"
@@ -44,6 +45,8 @@ struct ps_resolver {
     size_t      cap_raw, cap_out;
     ps_arena    names;          /* demangled inline names */
     ps_u64map   demangled;      /* raw name pointer -> its demangled copy */
+    ps_u64map   prefetched;     /* ps_maps -> its maps srcline was told of */
+    size_t      nr_prefetched;  /* files srcline was asked to open ahead */
 };
 
 /* perf answers every lookup with the state after the records delivered so
@@ -82,6 +85,7 @@ int ps_resolver__new(ps_resolver **out, const ps_symbols_opts *opts,
         return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "resolve: out of memory");
     ps_arena__init(&r->names);
     ps_u64map__init(&r->demangled);
+    ps_u64map__init(&r->prefetched);
     r->inline_on = 1;
     r->demangle = opts ? opts->demangle : 1;
     if (ps_srcline__new(&r->srcline) < 0) {
@@ -110,6 +114,7 @@ void ps_resolver__free(ps_resolver *r)
     ps_srcline__free(r->srcline);
     ps_arena__free(&r->names);
     ps_u64map__free(&r->demangled);
+    ps_u64map__free(&r->prefetched);
     ps_symbols__free(r->symbols);
     ps_machine__free(r->machine);
     free(r);
@@ -381,12 +386,56 @@ static int expand(ps_resolver *r, const ps_frame *f, size_t *n)
     return 0;
 }
 
+/* At most this many files are opened ahead (prefetch_files()). */
+#define MAX_PREFETCH 32
+
+/*
+ * The unwound frames of a dwarf sample each get a srcline lookup
+ * (expand()) in the files the process maps code from. Each such sample
+ * has srcline open the code files mapped since the last one in the
+ * background (decompressing a libc's DWARF takes a while) while this
+ * thread goes on with the kernel symbols and the unwinding. The path is
+ * the one symbols.c hands addr2line, so the map's DSO is resolved here,
+ * a little earlier than its first frame would (that resolution depends
+ * on the map alone). At most MAX_PREFETCH files, to bound the work on
+ * files no frame is in. Answers do not change.
+ */
+static void prefetch_files(ps_resolver *r, const ps_sample *smp)
+{
+    const ps_maps *s = ps_machine__user_maps(r->machine, smp->pid, smp->tid,
+                                             when(r, smp->time));
+    uint64_t *done = ps_u64map__get(&r->prefetched, (uintptr_t)s), delta;
+    size_t i = done != NULL ? (size_t)*done : 0;
+    const ps_map *map;
+    const char *path;
+    ps_resolved res;
+
+    if (s == NULL || ps_maps__inserted(s, i) == NULL)
+        return;
+    for (; (map = ps_maps__inserted(s, i)) != NULL && r->nr_prefetched < MAX_PREFETCH; i++) {
+        if (map->kind != PS_MAP_FILE || (map->is_mmap2 && !(map->prot & PROT_EXEC)))
+            continue;
+        ps_symbols__resolve(r->symbols, map, smp->pid, map->start, &res);
+        if ((path = ps_symbols__srcfile(r->symbols, map, &delta)) != NULL) {
+            if (ps_srcline__prefetch(r->srcline, path) < 0)
+                break;
+            r->nr_prefetched++;
+        }
+    }
+    if (done != NULL)
+        *done = i;
+    else
+        ps_u64map__put(&r->prefetched, (uintptr_t)s, i);
+}
+
 size_t ps_resolver__frames(ps_resolver *r, const ps_sample *smp, uint64_t branch_sample_type,
                            unsigned max_stack, const ps_frame **frames)
 {
     size_t i, n, out = 0;
 
     *frames = r->out;
+    if (r->inline_on && ps_unwind__wanted(smp))
+        prefetch_files(r, smp);
     if (reserve(&r->raw, &r->cap_raw, ps_resolver__callchain_max(smp, max_stack)) < 0)
         return 0;
     n = ps_resolver__callchain(r, smp, branch_sample_type, max_stack, r->raw, r->cap_raw);

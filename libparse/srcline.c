@@ -27,6 +27,8 @@
 #include <dwarf.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,6 +43,9 @@
 #include "util.h"
 
 #define MAX_INLINE_NEST 1024    /* perf reads at most this many callers */
+
+/* Where a file's opening stands (srcfile.opening). */
+enum { OPEN_DONE, OPEN_QUEUED, OPEN_WORKER };
 
 typedef struct srcfile {
     char            *path;      /* owned */
@@ -59,11 +64,24 @@ typedef struct srcfile {
     size_t           nr, cap;
     ps_u64map        by_addr;   /* address -> index in answers */
     struct srcfile  *next;      /* hash chain */
+    atomic_int       opening;   /* OPEN_* (changed under mu) */
+    struct srcfile  *queued;    /* the worker's queue (under mu) */
 } srcfile;
 
 struct ps_srcline {
-    srcfile **buckets;          /* owned */
-    size_t    nr_buckets, nr_files;
+    srcfile       **buckets;    /* owned */
+    size_t          nr_buckets, nr_files;
+    /* the worker that opens prefetched files; mu guards the queue, stop
+     * and each file's end of opening */
+    pthread_mutex_t mu;
+    pthread_cond_t  cv;
+    pthread_t       worker;
+    int             worker_on, stop;
+    srcfile        *queue, *queue_tail;
+    /* recent lookups by the caller's path pointer (strings are checked
+     * too: a pointer may come back with other contents) */
+    const char     *memo_path[8];
+    srcfile        *memo_file[8];
 };
 
 /* A growing list of records while one address is answered. */
@@ -237,15 +255,24 @@ static int grow_buckets(ps_srcline *c)
     return 0;
 }
 
-static srcfile *file_findnew(ps_srcline *c, const char *path)
+static srcfile *file_find(const ps_srcline *c, const char *path)
 {
     uint64_t h = hash_bytes(path, UINT64_C(0xcbf29ce484222325));
-    srcfile *f;
+    srcfile *f = NULL;
 
     if (c->nr_buckets != 0)
         for (f = c->buckets[h & (c->nr_buckets - 1)]; f != NULL; f = f->next)
             if (strcmp(f->path, path) == 0)
-                return f;
+                break;
+    return f;
+}
+
+/* A new entry for path, not opened yet. @return it, NULL out of memory */
+static srcfile *file_add(ps_srcline *c, const char *path)
+{
+    uint64_t h = hash_bytes(path, UINT64_C(0xcbf29ce484222325));
+    srcfile *f;
+
     if ((c->nr_files + 1) * 2 > c->nr_buckets && grow_buckets(c) < 0)
         return NULL;
     if ((f = calloc(1, sizeof(*f))) == NULL || (f->path = strdup(path)) == NULL) {
@@ -255,11 +282,78 @@ static srcfile *file_findnew(ps_srcline *c, const char *path)
     f->fd = f->dfd = -1;
     ps_u64map__init(&f->by_addr);
     ps_u64map__init(&f->bfd_names);
-    file_open(f);
     f->next = c->buckets[h & (c->nr_buckets - 1)];
     c->buckets[h & (c->nr_buckets - 1)] = f;
     c->nr_files++;
     return f;
+}
+
+/* Take f off the worker's queue (under mu). */
+static void unqueue(ps_srcline *c, srcfile *f)
+{
+    srcfile **p = &c->queue, *prev = NULL;
+
+    while (*p != f) {
+        prev = *p;
+        p = &(*p)->queued;
+    }
+    *p = f->queued;
+    if (c->queue_tail == f)
+        c->queue_tail = prev;
+    f->queued = NULL;
+}
+
+/* path's entry, opened: now, or by the worker (waited for). A file still
+ * queued is opened here rather than after the files before it. */
+static srcfile *file_findnew(ps_srcline *c, const char *path)
+{
+    srcfile *f = file_find(c, path);
+    int open_here = 0;
+
+    if (f == NULL) {
+        if ((f = file_add(c, path)) != NULL)
+            file_open(f);
+        return f;
+    }
+    if (atomic_load_explicit(&f->opening, memory_order_acquire) != OPEN_DONE) {
+        pthread_mutex_lock(&c->mu);
+        if (atomic_load_explicit(&f->opening, memory_order_relaxed) == OPEN_QUEUED) {
+            unqueue(c, f);
+            atomic_store_explicit(&f->opening, OPEN_DONE, memory_order_relaxed);
+            open_here = 1;
+        }
+        while (atomic_load_explicit(&f->opening, memory_order_acquire) != OPEN_DONE)
+            pthread_cond_wait(&c->cv, &c->mu);
+        pthread_mutex_unlock(&c->mu);
+        if (open_here)
+            file_open(f);
+    }
+    return f;
+}
+
+/* The worker: opens queued files in order until told to stop. */
+static void *worker_main(void *arg)
+{
+    ps_srcline *c = arg;
+    srcfile *f;
+
+    pthread_mutex_lock(&c->mu);
+    for (;;) {
+        while (!c->stop && c->queue == NULL)
+            pthread_cond_wait(&c->cv, &c->mu);
+        if (c->stop)
+            break;
+        f = c->queue;
+        unqueue(c, f);
+        atomic_store_explicit(&f->opening, OPEN_WORKER, memory_order_relaxed);
+        pthread_mutex_unlock(&c->mu);
+        file_open(f);
+        pthread_mutex_lock(&c->mu);
+        atomic_store_explicit(&f->opening, OPEN_DONE, memory_order_release);
+        pthread_cond_broadcast(&c->cv);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return NULL;
 }
 
 static void file_free(srcfile *f)
@@ -480,9 +574,48 @@ static int answer(srcfile *f, uint64_t addr, loclist *out)
 
 int ps_srcline__new(ps_srcline **out)
 {
-    *out = calloc(1, sizeof(**out));
+    ps_srcline *c = calloc(1, sizeof(*c));
+
+    *out = NULL;
+    if (c == NULL)
+        return -1;
+    if (pthread_mutex_init(&c->mu, NULL) != 0) {
+        free(c);
+        return -1;
+    }
+    if (pthread_cond_init(&c->cv, NULL) != 0) {
+        pthread_mutex_destroy(&c->mu);
+        free(c);
+        return -1;
+    }
     elf_version(EV_CURRENT);
-    return *out != NULL ? 0 : -1;
+    *out = c;
+    return 0;
+}
+
+int ps_srcline__prefetch(ps_srcline *c, const char *path)
+{
+    srcfile *f;
+
+    if (file_find(c, path) != NULL)
+        return 0;
+    if (!c->worker_on) {
+        if (pthread_create(&c->worker, NULL, worker_main, c) != 0)
+            return 0;           /* no worker: files are opened when asked */
+        c->worker_on = 1;
+    }
+    if ((f = file_add(c, path)) == NULL)
+        return -1;
+    pthread_mutex_lock(&c->mu);
+    atomic_store_explicit(&f->opening, OPEN_QUEUED, memory_order_relaxed);
+    if (c->queue_tail != NULL)
+        c->queue_tail->queued = f;
+    else
+        c->queue = f;
+    c->queue_tail = f;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+    return 0;
 }
 
 void ps_srcline__free(ps_srcline *c)
@@ -491,6 +624,15 @@ void ps_srcline__free(ps_srcline *c)
 
     if (c == NULL)
         return;
+    if (c->worker_on) {         /* files still queued stay unopened */
+        pthread_mutex_lock(&c->mu);
+        c->stop = 1;
+        pthread_cond_broadcast(&c->cv);
+        pthread_mutex_unlock(&c->mu);
+        pthread_join(c->worker, NULL);
+    }
+    pthread_cond_destroy(&c->cv);
+    pthread_mutex_destroy(&c->mu);
     for (i = 0; i < c->nr_buckets; i++) {
         srcfile *f, *next;
 
@@ -508,11 +650,17 @@ int ps_srcline__find(ps_srcline *c, const char *path, uint64_t addr, ps_srcinfo 
     srcfile *f;
     uint64_t *idx;
     loclist l = { NULL, 0, 0 };
+    size_t slot = ((uintptr_t)path >> 3) & 7;
 
     out->loc = NULL;
     out->nr = 0;
-    if ((f = file_findnew(c, path)) == NULL)
-        return -1;
+    if ((f = c->memo_file[slot]) == NULL || c->memo_path[slot] != path ||
+        strcmp(f->path, path) != 0) {
+        if ((f = file_findnew(c, path)) == NULL)
+            return -1;
+        c->memo_path[slot] = path;
+        c->memo_file[slot] = f;
+    }
     if (f->syms == NULL)
         return 0;
     if ((idx = ps_u64map__get(&f->by_addr, addr)) != NULL) {

@@ -14,6 +14,11 @@
  *
  * Caches: one libdw handle per file, opened on its first lookup and kept;
  * one answer per (file, address), so a hot address costs one hash lookup.
+ * A file can be asked for ahead (ps_srcline__prefetch()): a worker thread
+ * opens it (decompressing its DWARF is the slow part) while the caller
+ * goes on; a lookup of it then waits for that. Only the worker and the
+ * file's first lookup touch a file being opened; everything else is the
+ * caller's thread's, so a ps_srcline is still used from one thread.
  *
  * Ownership: every ps_srcinfo and string returned is Borrowed until
  * ps_srcline__free().
@@ -52,5 +57,12 @@ void ps_srcline__free(ps_srcline *c);
  * @return 0 with *out filled (nr may be 0), -1 when out of memory
  */
 int  ps_srcline__find(ps_srcline *c, const char *path, uint64_t addr, ps_srcinfo *out);
+
+/**
+ * Start opening path in the background, for a ps_srcline__find() to come.
+ * Answers are the same either way. A path known already is left alone.
+ * @return 0, or -1 when out of memory (nothing started: found later)
+ */
+int  ps_srcline__prefetch(ps_srcline *c, const char *path);
 
 #endif /* PS_SRCLINE_H */

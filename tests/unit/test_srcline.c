@@ -16,8 +16,9 @@
  * srcline must name the function, this file and that line, the inline
  * chain of an always_inline call, and BFD's choice among symbol aliases;
  * copies of the binary with garbage DWARF, or a .debug_info bigger than
- * the file, must answer from the symbol table. Comparison with the real
- * addr2line on many files is tests/diff/srcline.sh's.
+ * the file, must answer from the symbol table; a file opened ahead by the
+ * worker thread must answer as one opened on the spot. Comparison with
+ * the real addr2line on many files is tests/diff/srcline.sh's.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -1788,6 +1789,69 @@ static void test_srcline_not_elf(void)
     unlink(path);
 }
 
+/* Equal answers: the same records, field by field ("??" alike). */
+static int same_str(const char *a, const char *b)
+{
+    return a == NULL || b == NULL ? a == b : strcmp(a, b) == 0;
+}
+
+static int same_info(const ps_srcinfo *a, const ps_srcinfo *b)
+{
+    size_t i;
+
+    if (a->nr != b->nr)
+        return 0;
+    for (i = 0; i < a->nr; i++)
+        if (!same_str(a->loc[i].func, b->loc[i].func) ||
+            !same_str(a->loc[i].file, b->loc[i].file) || a->loc[i].line != b->loc[i].line)
+            return 0;
+    return 1;
+}
+
+/* Files opened ahead by the worker answer as files opened on the spot:
+ * waited for when being opened, taken back when still queued, left
+ * unopened when freed queued. */
+static void test_srcline_prefetch(void)
+{
+    static const char *const missing[] = {
+        "/nonexistent/ps-srcline/a", "/nonexistent/ps-srcline/b", "/tmp",
+    };
+    ps_srcline *c, *plain;
+    ps_srcinfo a, b;
+    uint64_t addrs[4];
+    size_t i, k;
+
+    setup();
+    addrs[0] = self.marker;
+    addrs[1] = self.inl;
+    addrs[2] = self.alias_big + 1;
+    addrs[3] = 0;
+    for (k = 0; k < 2; k++) {
+        CHECK(ps_srcline__new(&c) == 0);
+        CHECK(ps_srcline__new(&plain) == 0);
+        /* k == 0: the file is the worker's first; k == 1: it waits behind
+         * others, and the lookup may take it back from the queue */
+        for (i = 0; k == 1 && i < sizeof(missing) / sizeof(missing[0]); i++)
+            CHECK(ps_srcline__prefetch(c, missing[i]) == 0);
+        CHECK(ps_srcline__prefetch(c, self.path) == 0);
+        CHECK(ps_srcline__prefetch(c, self.path) == 0);     /* known: left alone */
+        for (i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++) {
+            CHECK(ps_srcline__find(c, self.path, addrs[i], &a) == 0);
+            CHECK(ps_srcline__find(plain, self.path, addrs[i], &b) == 0);
+            CHECK(same_info(&a, &b));
+        }
+        CHECK(ps_srcline__find(c, missing[0], 0x1000, &a) == 0 && a.nr == 0);
+        ps_srcline__free(plain);
+        ps_srcline__free(c);
+    }
+    /* freed with files still queued or being opened */
+    CHECK(ps_srcline__new(&c) == 0);
+    CHECK(ps_srcline__prefetch(c, self.path) == 0);
+    for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++)
+        CHECK(ps_srcline__prefetch(c, missing[i]) == 0);
+    ps_srcline__free(c);
+}
+
 static int write_copy(char *path, const uint8_t *img, size_t n)
 {
     int fd = mkstemp(path);
@@ -1952,6 +2016,7 @@ static const struct harness_test tests[] = {
     TEST(test_dwfunc_self),
     TEST(test_srcline_self),
     TEST(test_srcline_not_elf),
+    TEST(test_srcline_prefetch),
     TEST(test_srcline_corrupt_copies),
 };
 
