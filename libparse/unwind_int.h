@@ -164,8 +164,13 @@ void ps_unwind__space_reset(struct space *sp);
 struct space *ps_unwind__space_get(ps_unwinder *u, uint32_t pid);
 int  ps_unwind__report_sample(ps_unwinder *u, struct space *sp, const struct ctx *c);
 const struct module *ps_unwind__mod_at(const struct space *sp, uint64_t addr);
+/* The maps one sample's frames were found in (ps_unwind__report_addr()). */
+struct recent_maps {
+    const ps_map *v[4];
+    unsigned      next;
+};
 int  ps_unwind__report_addr(ps_unwinder *u, struct space *sp, const struct ctx *c,
-                            uint64_t addr, const ps_map **last);
+                            uint64_t addr, struct recent_maps *recent);
 
 /* unwind_step.c: the fast walk, with CFI rows kept per space */
 int  ps_unwind__step_walk(ps_unwinder *u, struct space *sp, struct ctx *c);

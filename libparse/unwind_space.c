@@ -359,18 +359,26 @@ int ps_unwind__report_sample(ps_unwinder *u, struct space *sp, const struct ctx 
  * or a stack word. Where that scan would decide more (no file map there:
  * modules that other words brought in may cover addr; a changed process:
  * the Dwfl is rebuilt from all of them) the answer is -1, and the sample
- * is unwound the slow way. *last memoizes the map lookup within a sample.
+ * is unwound the slow way. recent memoizes the map lookups of a sample
+ * (zeroed for each): maps as of one time do not overlap, so a map found
+ * there for one address is the one for any address it covers.
  * @return 0, or -1 (see above; also when reporting fails)
  */
 int ps_unwind__report_addr(ps_unwinder *u, struct space *sp, const struct ctx *c,
-                           uint64_t addr, const ps_map **last)
+                           uint64_t addr, struct recent_maps *recent)
 {
-    const ps_map *map = *last;
+    const ps_map *map = NULL;
     size_t slot;
+    unsigned i;
     int st;
 
-    if (map == NULL || addr < map->start || addr >= map->end)
-        *last = map = ps_machine__find_user_map(u->m, c->smp->pid, c->smp->tid, c->t, addr);
+    for (i = 0; i < PS_ARRAY_SIZE(recent->v) && map == NULL; i++)
+        if (recent->v[i] != NULL && addr >= recent->v[i]->start && addr < recent->v[i]->end)
+            map = recent->v[i];
+    if (map == NULL) {
+        map = ps_machine__find_user_map(u->m, c->smp->pid, c->smp->tid, c->t, addr);
+        recent->v[recent->next++ % PS_ARRAY_SIZE(recent->v)] = map;
+    }
     if (!ps_unwind__has_file(map))
         return -1;
     slot = (size_t)(((uintptr_t)map >> 4) & 15);

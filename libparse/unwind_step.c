@@ -447,15 +447,24 @@ static int row_ra_slot(const struct regs *s, const struct row *row, uint64_t *ou
  * rip as state_fetch_pc() takes it). @return 0, or -1 without rip */
 static int initial_regs(const struct ctx *c, struct regs *s)
 {
+    const ps_regs *regs = &c->smp->regs_user;
     const struct regs_arch *a = c->arch;
-    unsigned i;
-    uint64_t v;
+    uint64_t by_perf[64], have = 0, mask = regs->mask;
+    unsigned i, slot;
 
+    /* ps_unwind__reg_value() for all of them in one pass over the mask */
+    for (slot = 0; mask != 0 && slot < regs->nr; slot++, mask &= mask - 1) {
+        i = (unsigned)__builtin_ctzll(mask);
+        by_perf[i] = regs->regs[slot];
+        have |= UINT64_C(1) << i;
+    }
     memset(s, 0, sizeof(*s));
     for (i = 0; i < X86_NR_REGS; i++) {
-        if (ps_unwind__reg_value(&c->smp->regs_user, a->perf_of_dwarf[i], &v) < 0)
+        int p = a->perf_of_dwarf[i];
+
+        if (p < 0 || !(have & (UINT64_C(1) << p)))
             continue;
-        s->r[i] = v;
+        s->r[i] = by_perf[p];
         s->set |= 1u << i;
     }
     if (!(s->set & (1u << X86_RA)))
@@ -476,10 +485,11 @@ static int initial_regs(const struct ctx *c, struct regs *s)
 int ps_unwind__step_walk(ps_unwinder *u, struct space *sp, struct ctx *c)
 {
     struct regs regs[2], *cur = &regs[0], *next = &regs[1], *t;
-    const ps_map *last = NULL;
+    struct recent_maps recent;
 
     if (c->arch->nr_dwarf != X86_NR_REGS || !c->arch->pc_is_dwarf || initial_regs(c, cur) < 0)
         return -1;
+    memset(&recent, 0, sizeof(recent));
     for (;;) {
         int callee_signal = c->nr == 0 || c->signal, act;
         uint64_t nr_zero = c->nr_zero, addr = callee_signal ? cur->pc : cur->pc - 1;
@@ -487,7 +497,7 @@ int ps_unwind__step_walk(ps_unwinder *u, struct space *sp, struct ctx *c)
 
         c->pcs[c->nr] = cur->pc;
         c->has_ra_slot = 0;
-        if (ps_unwind__report_addr(u, sp, c, addr, &last) < 0 ||
+        if (ps_unwind__report_addr(u, sp, c, addr, &recent) < 0 ||
             (row = row_at(sp, addr)) == NULL || row->kind == ROW_SLOW)
             return -1;
         if (row->kind == ROW_STOP) {
