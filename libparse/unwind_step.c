@@ -62,8 +62,9 @@ struct row {
     uint8_t        nr_ops[X86_NR_REGS];
     uint64_t       reg_off[X86_NR_REGS];   /* REG_AT_CFA, REG_VAL_CFA */
     uint8_t        ra_undefined;            /* rip's rule is "undefined" */
-    uint8_t        nr_live;                 /* registers with a value rule ... */
-    uint8_t        live[X86_NR_REGS];       /* ... in increasing order */
+    uint32_t       same;                    /* the REG_SAME registers */
+    uint8_t        nr_computed;             /* the others with a value rule */
+    uint8_t        computed[X86_NR_REGS];
     struct step_op ops[X86_NR_REGS][MAX_OPS];
 };
 
@@ -217,9 +218,12 @@ static void read_row(struct space *sp, uint64_t addr, struct row *r)
     }
     r->kind = ROW_OK;
     simplify(r);
-    for (i = 0; i < X86_NR_REGS; i++)
-        if (r->reg_kind[i] != REG_ERROR && r->reg_kind[i] != REG_UNDEFINED)
-            r->live[r->nr_live++] = (uint8_t)i;
+    for (i = 0; i < X86_NR_REGS; i++) {
+        if (r->reg_kind[i] == REG_SAME)
+            r->same |= 1u << i;
+        else if (r->reg_kind[i] != REG_ERROR && r->reg_kind[i] != REG_UNDEFINED)
+            r->computed[r->nr_computed++] = (uint8_t)i;
+    }
     r->ra_undefined = r->reg_kind[X86_RA] == REG_UNDEFINED;
 out:
     free(frame);
@@ -362,14 +366,18 @@ static int eval(struct ctx *c, const struct regs *s, const struct row *row,
     return is_location ? mem_read(c, *out, out) : 0;
 }
 
-/* handle_cfi(): the caller's registers from s and row (ROW_OK). */
+/* handle_cfi(): the caller's registers from s and row (ROW_OK). Each
+ * rule reads s only, so the order they are applied in does not matter:
+ * the "same value" ones are copied at once. Registers without a value
+ * rule stay unset (undefined, or an error handle_cfi() skips). */
 static void step(struct ctx *c, const struct regs *s, const struct row *row, struct regs *u)
 {
     int cfa_known = 0;
     uint64_t cfa = 0;
     unsigned k;
 
-    u->set = 0;
+    memcpy(u->r, s->r, sizeof(u->r));
+    u->set = s->set & row->same;
     u->pc_set = 0;
     u->initial = 0;
     u->signal_frame = row->signal;
@@ -377,17 +385,11 @@ static void step(struct ctx *c, const struct regs *s, const struct row *row, str
         cfa += row->cfa_off;
         cfa_known = 1;
     }
-    /* registers without a value rule stay unset (undefined, or an error
-     * handle_cfi() skips) */
-    for (k = 0; k < row->nr_live; k++) {
-        unsigned i = row->live[k];
+    for (k = 0; k < row->nr_computed; k++) {
+        unsigned i = row->computed[k];
         uint64_t v;
 
         switch (row->reg_kind[i]) {
-        case REG_SAME:
-            if (reg_get(s, i, &v) < 0)
-                continue;
-            break;
         case REG_AT_CFA:
             if (!cfa_known || mem_read(c, cfa + row->reg_off[i], &v) < 0)
                 continue;
@@ -397,12 +399,10 @@ static void step(struct ctx *c, const struct regs *s, const struct row *row, str
                 continue;
             v = cfa + row->reg_off[i];
             break;
-        case REG_EXPR:
+        default:                /* REG_EXPR */
             if (eval(c, s, row, row->ops[i], row->nr_ops[i], &v) < 0)
                 continue;
             break;
-        default:
-            continue;
         }
         u->r[i] = v;
         u->set |= 1u << i;
