@@ -11,12 +11,14 @@ void ps_order__free(ps_order *o)
     size_t i;
 
     for (i = 0; i < o->nr; i++)
-        free(o->q[i].bytes);
+        if (!o->q[i].borrowed)
+            free(o->q[i].bytes);
     free(o->q);
     memset(o, 0, sizeof(*o));
 }
 
-int ps_order__push(ps_order *o, const ps_queued *meta, const uint8_t *bytes, ps_error *err)
+int ps_order__push(ps_order *o, const ps_queued *meta, const uint8_t *bytes, int borrow,
+                   ps_error *err)
 {
     ps_queued *e;
 
@@ -24,9 +26,14 @@ int ps_order__push(ps_order *o, const ps_queued *meta, const uint8_t *bytes, ps_
         return ps_error__set(err, PS_ENOMEM, meta->off, "out of memory (ordering queue)");
     e = &o->q[o->nr];
     *e = *meta;
-    if ((e->bytes = malloc(meta->size ? meta->size : 1)) == NULL)
-        return ps_error__set(err, PS_ENOMEM, meta->off, "out of memory (ordering queue)");
-    memcpy(e->bytes, bytes, meta->size);
+    e->borrowed = borrow;
+    if (borrow) {
+        e->bytes = (uint8_t *)bytes;    /* never written through */
+    } else {
+        if ((e->bytes = malloc(meta->size ? meta->size : 1)) == NULL)
+            return ps_error__set(err, PS_ENOMEM, meta->off, "out of memory (ordering queue)");
+        memcpy(e->bytes, bytes, meta->size);
+    }
     e->seq = o->seq++;
     o->nr++;
     if (e->time > o->max_time)
@@ -50,7 +57,8 @@ void ps_order__flush(ps_order *o, uint64_t limit)
     /* Drop what was already handed out, then sort what waits. */
     if (o->ready > 0) {
         for (i = 0; i < o->ready; i++)
-            free(o->q[i].bytes);
+            if (!o->q[i].borrowed)
+                free(o->q[i].bytes);
         memmove(o->q, o->q + o->ready, (o->nr - o->ready) * sizeof(*o->q));
         o->nr -= o->ready;
         o->nr_ready -= o->ready;
@@ -68,7 +76,8 @@ ps_queued *ps_order__pop(ps_order *o)
     ps_queued *e;
 
     if (o->ready > 0) {             /* the previous one is no longer needed */
-        free(o->q[o->ready - 1].bytes);
+        if (!o->q[o->ready - 1].borrowed)
+            free(o->q[o->ready - 1].bytes);
         o->q[o->ready - 1].bytes = NULL;
     }
     if (o->ready >= o->nr_ready)

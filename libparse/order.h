@@ -16,7 +16,9 @@ typedef struct ps_queued {
     uint32_t type;
     uint16_t misc, size;
     int      nested, file_index;
-    uint8_t *bytes;             /* owned: the record as read (producer order) */
+    uint8_t *bytes;             /* the record as read (producer order): owned,
+                                 * or borrowed from the file's mapping */
+    int      borrowed;
 } ps_queued;
 
 typedef struct ps_order {
@@ -31,8 +33,13 @@ typedef struct ps_order {
 } ps_order;
 
 void ps_order__free(ps_order *o);
-/** Queue a copy of n bytes with their framing; PS_ENOMEM on failure. */
-int  ps_order__push(ps_order *o, const ps_queued *meta, const uint8_t *bytes, ps_error *err);
+/**
+ * Queue n bytes with their framing: a copy, or with borrow the bytes
+ * themselves (they must outlive the queue: a file mapped whole). PS_ENOMEM
+ * on failure.
+ */
+int  ps_order__push(ps_order *o, const ps_queued *meta, const uint8_t *bytes, int borrow,
+                    ps_error *err);
 /** Make the records with time <= limit due, in time order (stable). */
 void ps_order__flush(ps_order *o, uint64_t limit);
 /** The next due record, or NULL; valid until the next call. */

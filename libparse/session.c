@@ -572,6 +572,18 @@ static int deliver_queued(ps_event *out, ps_session *s, ps_queued *q, ps_error *
     return PS_OK;
 }
 
+/* A queued record can point into the file's mapping instead of a copy
+ * when the mapping outlives the queue (one file, mapped whole: not a
+ * directory's files, not a stream) and the record is aligned there and
+ * in the host's byte order (other-endian records are swapped in place). */
+static int borrowable(const ps_session *s, int nested)
+{
+    const uint8_t *p = s->last_orig;
+
+    return !nested && !s->swap && s->dir_files == NULL && s->src.map != NULL && p >= s->src.map &&
+           p < s->src.map + s->src.map_size && ((uintptr_t)p & 7) == 0;
+}
+
 /* Time order as perf's ordered_events: timed kernel records wait; a
  * FINISHED_ROUND releases those up to the previous round's maximum; the
  * rest is delivered at once. */
@@ -621,7 +633,8 @@ static int next_ordered(ps_event *out, ps_session *s, ps_error *err)
         meta.size = out->size;
         meta.nested = !!(out->flags & PS_EVENT_IN_COMPRESSED);
         meta.file_index = out->file_index;
-        if ((rc = ps_order__push(&s->order, &meta, s->last_orig, err)) < 0)
+        if ((rc = ps_order__push(&s->order, &meta, s->last_orig, borrowable(s, meta.nested),
+                                 err)) < 0)
             return rc;
     }
 }

@@ -12,7 +12,7 @@
 set -euo pipefail
 PERFSIFT=${1:-$(dirname "$0")/../perfsift}
 DIR=${BENCH_DIR:-/tmp/perfsift-bench}
-PY=$(find /usr/lib/perf-core /usr/libexec/perf-core -name stackcollapse.py 2>/dev/null | head -1)
+PY=$( (find /usr/lib/perf-core /usr/libexec/perf-core -name stackcollapse.py 2>/dev/null || true) | head -1)
 f=$DIR/large.data
 [ -s "$f" ] || { echo "bench_folded: run tests/bench.sh first (it records $f)" >&2; exit 1; }
 export HOME=$DIR/home; mkdir -p "$HOME"

@@ -25,7 +25,7 @@ static int push(ps_order *o, uint64_t time, uint8_t tag, uint16_t size)
     meta.type = PERF_RECORD_SAMPLE;
     meta.size = size;
     memset(bytes, tag, sizeof(bytes));
-    return ps_order__push(o, &meta, bytes, &err);
+    return ps_order__push(o, &meta, bytes, 0, &err);
 }
 
 /* Pop everything due; write the tags into out, return how many. */
