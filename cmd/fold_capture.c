@@ -20,8 +20,7 @@
 #include "fold_ids.h"
 #include "fold_int.h"
 #include "linebuf.h"
-#include "read_split.h"
-#include "script.h"
+#include "walk.h"
 #include "../libparse/resolve.h"
 #include "../libparse/util.h"
 
@@ -29,11 +28,8 @@ typedef struct capture {
     const char    *cmd;
     const fold_opts *o;
     folder        *f;
-    ps_session    *s;
+    walk          *w;           /* while walking */
     ps_resolver   *res;
-    script_config  cfg;
-    read_split     reads;
-    int            pipe, has_stat;
     linebuf        text;        /* one frame's strings */
     char           src[4096 + 32];
     int            periods;     /* a count was a period */
@@ -44,11 +40,6 @@ typedef struct capture {
     uint32_t      *stack;       /* the sample's ids, leaf first */
     size_t         stack_cap;
 } capture;
-
-static void symbols_warning(void *ctx, const ps_error *w)
-{
-    fprintf(stderr, "perfsift %s: warning: %s\n", (const char *)ctx, w->msg);
-}
 
 /* --- one frame's strings ----------------------------------------------------- */
 
@@ -93,10 +84,10 @@ static void sample_frames(capture *c, const script_output *o, const ps_event *ev
 
     if (!(o->fields & F_IP) || !(o->fields & F_SYM) || !(o->fields & F_DSO))
         return;
-    if (c->cfg.use_callchain && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+    if (walk_use_callchain(c->w) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
         const ps_frame *frames;
         size_t i, n = ps_resolver__frames(c->res, smp, ev->evsel->attr.branch_sample_type,
-                                          c->o->max_stack, &frames);
+                                          walk_max_stack(c->w), &frames);
 
         for (i = 0; i < n && !c->text.oom; i++) {
             frame_strings(c, o, &frames[i], 1, &ff);
@@ -173,10 +164,10 @@ static int fast_sample(capture *c, const script_output *o, const ps_event *ev, u
         return -1;
     if (!(o->fields & F_IP) || !(o->fields & F_SYM) || !(o->fields & F_DSO)) {
         ;
-    } else if (c->cfg.use_callchain && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+    } else if (walk_use_callchain(c->w) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
         const ps_frame *frames;
         size_t nf = ps_resolver__frames(c->res, smp, ev->evsel->attr.branch_sample_type,
-                                        c->o->max_stack, &frames);
+                                        walk_max_stack(c->w), &frames);
 
         for (i = 0; i < nf; i++)
             if (frame_id(c, o, &frames[i], 1, &n) < 0)
@@ -213,7 +204,7 @@ static int chain_cached(capture *c, const ps_event *ev, const ps_evsel *e, uint6
     const ps_sample *smp = &ev->u.sample;
     uint32_t handle;
 
-    c->chain_ok = c->cfg.use_callchain && (smp->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+    c->chain_ok = walk_use_callchain(c->w) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN) &&
                   !(smp->sample_type & (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
                                         PERF_SAMPLE_STACK_USER));
     c->chain_ev = e;
@@ -249,7 +240,7 @@ static void pid_text(char *buf, size_t size, uint32_t v)
 static void fold_sample(capture *c, const ps_event *ev, const ps_evsel *e, uint64_t period)
 {
     const ps_sample *smp = &ev->u.sample;
-    const script_output *o = &c->cfg.out[script_output_type(e->attr.type)];
+    const script_output *o = walk_output(c->w, e);
     const char *name = e->name ? e->name : "[unknown]";
     char comm[32], pid[16], tid[16];
     const char *cm;
@@ -294,7 +285,7 @@ static void py_sample(capture *c, const ps_event *ev, const ps_evsel *e)
     if (smp->sample_type & PERF_SAMPLE_CALLCHAIN) {
         const ps_frame *frames;
         size_t i, n = ps_resolver__frames(c->res, smp, ev->evsel->attr.branch_sample_type,
-                                          c->o->max_stack, &frames);
+                                          walk_max_stack(c->w), &frames);
 
         for (i = 0; i < n; i++) {
             const ps_frame *fr = &frames[i];
@@ -307,101 +298,32 @@ static void py_sample(capture *c, const ps_event *ev, const ps_evsel *e)
     folder_py_end(c->f, cm, smp->pid, smp->tid);
 }
 
-/* PERF_SAMPLE_READ: one delivery per value, as its event, with the increase */
-static int read_sample(capture *c, const ps_event *ev)
+static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
+                     uint64_t period)
 {
-    const ps_read_values *rv = &ev->u.sample.read;
-    uint64_t i;
+    capture *c = ctx;
 
-    for (i = 0; i < rv->nr; i++) {
-        const ps_evsel *e = ps_session_evsel_by_id(c->s, rv->values[i].id);
-        uint64_t period;
-
-        if (e == NULL)
-            continue;
-        if (read_split_period(&c->reads, rv->values[i].id, rv->values[i].value, &period) < 0)
-            return -1;
-        if (period == 0)
-            continue;
-        if (c->o->compat == FOLD_COMPAT_PERF_PY)
-            py_sample(c, ev, e);
-        else
-            fold_sample(c, ev, e, period);
-    }
-    return 0;
-}
-
-static int on_event(capture *c, const ps_event *ev, ps_error *err)
-{
-    if (ev->type == PS_RECORD_HEADER_ATTR && c->pipe) {
-        size_t n = ps_session_nr_evsels(c->s);
-
-        if (n > 0 && c->o->compat != FOLD_COMPAT_PERF_PY &&
-            script_check_pipe_attr(&c->cfg, c->s, n - 1, c->has_stat) < 0)
-            return -2;
-    }
-    if (ev->type != PERF_RECORD_SAMPLE) {
-        if (c->ids != NULL && changes_threads(ev->type))
-            fold_ids_chains_clear(c->ids);
-        return ps_resolver__event(c->res, ev, err) < 0 ? -1 : 0;
-    }
-    if (ev->evsel == NULL)
-        return 0;
-    if (ev->u.sample.sample_type & PERF_SAMPLE_READ)
-        return read_sample(c, ev) < 0 ? ps_error__set(err, PS_ENOMEM, ev->offset, "out of memory")
-                                      : 0;
-    else if (c->o->compat == FOLD_COMPAT_PERF_PY)
-        py_sample(c, ev, ev->evsel);
+    c->w = w;
+    c->res = walk_resolver(w);
+    if (c->o->compat == FOLD_COMPAT_PERF_PY)
+        py_sample(c, ev, e);
     else
-        fold_sample(c, ev, ev->evsel, ev->u.sample.period);
-    if (c->f->oom || c->text.oom)
-        return ps_error__set(err, PS_ENOMEM, ev->offset, "out of memory");
+        fold_sample(c, ev, e, period);
+    if (c->f->oom || c->text.oom) {
+        fprintf(stderr, "perfsift %s: out of memory\n", c->cmd);
+        return -1;
+    }
     return 0;
 }
 
-static int loop(capture *c, const input_opts *in)
+static int on_record(void *ctx, walk *w, const ps_event *ev)
 {
-    ps_error err;
-    ps_event ev;
-    uint64_t n = 0;
-    int rc;
+    capture *c = ctx;
 
-    while ((rc = ps_session_next(&ev, c->s, &err)) == PS_OK) {
-        if ((rc = on_event(c, &ev, &err)) != 0)
-            break;
-        if (!in->quiet)
-            cmd_progress(c->s, ++n);
-    }
-    cmd_progress_done();
-    if (rc == -2)
-        return EXIT_BADINPUT;
-    if (rc != PS_DONE)
-        return cmd_input_error(c->cmd, &err);
-    return EXIT_OK;
-}
-
-/* perf's evlist__sample_id_all: the first event's flag */
-static int sample_id_all(ps_session *s)
-{
-    const ps_evsel *e = ps_session_nr_evsels(s) ? ps_session_evsel(s, 0) : NULL;
-
-    return e == NULL || (e->attr.flags >> PS_ATTR_SAMPLE_ID_ALL) & 1;
-}
-
-/* perf script's order: by time, but file order without sample_id_all */
-static ps_session *open_ordered(capture *c, input_opts *in)
-{
-    ps_session *s;
-
-    in->ordered = 1;
-    if ((s = cmd_open(c->cmd, in)) == NULL)
-        return NULL;
-    if (ps_session_header(s)->container != PS_CONTAINER_PIPE && !sample_id_all(s)) {
-        ps_session_close(s);
-        in->ordered = 0;
-        s = cmd_open(c->cmd, in);
-    }
-    return s;
+    (void)w;
+    if (c->ids != NULL && changes_threads(ev->type))
+        fold_ids_chains_clear(c->ids);
+    return 0;
 }
 
 static void count_name(capture *c, char *out, size_t size)
@@ -418,42 +340,22 @@ static void count_name(capture *c, char *out, size_t size)
         snprintf(out, size, "period");
 }
 
-static int run_direct(capture *c, const input_opts *in0)
+static int run_direct(capture *c, const input_opts *in)
 {
-    input_opts in = *in0;
-    ps_symbols_opts so;
-    ps_error err;
-    int rc;
+    walk_opts wo;
+    walk_cb cb = { c, on_sample, on_record };
 
-    memset(&so, 0, sizeof(so));
-    so.symfs = c->o->symfs;
-    so.kallsyms = c->o->kallsyms;
-    so.demangle = 1;
-    if (!in.quiet) {
-        so.warn = symbols_warning;
-        so.warn_ctx = (void *)c->cmd;
-    }
-    if ((c->s = open_ordered(c, &in)) == NULL)
-        return EXIT_BADINPUT;
-    c->pipe = ps_session_header(c->s)->container == PS_CONTAINER_PIPE;
-    c->has_stat = (ps_session_header(c->s)->features[PS_HEADER_STAT / 64] >>
-                   (PS_HEADER_STAT % 64)) & 1;
-    if (ps_resolver__new(&c->res, &so, ps_session_features(c->s), &err) < 0) {
-        fprintf(stderr, "perfsift %s: %s\n", c->cmd, err.msg);
-        return EXIT_BADINPUT;
-    }
-    ps_resolver__set_inline(c->res, 1);
-    if (!c->pipe && script_check_session(&c->cfg, c->s, c->has_stat) < 0)
-        return EXIT_BADINPUT;
+    memset(&wo, 0, sizeof(wo));
+    wo.symfs = c->o->symfs;
+    wo.kallsyms = c->o->kallsyms;
+    wo.max_stack = c->o->max_stack;
+    wo.fields = c->o->srcline ? "+srcline" : NULL;
     if (c->o->compat == FOLD_COMPAT_NONE && !c->o->srcline && !c->o->inline_ &&
         (c->ids = fold_ids_new()) == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", c->cmd);
         return EXIT_BADINPUT;
     }
-    rc = loop(c, &in);
-    if (rc == EXIT_OK && c->ids != NULL && fold_ids_flush(c->ids, c->f->t) < 0)
-        c->f->oom = 1;
-    return rc;
+    return walk_run(c->cmd, in, &wo, &cb);
 }
 
 /* --- --compat=perl: the Perl machine on perfsift script's text ------------- */
@@ -523,9 +425,6 @@ int fold_capture(const char *cmd, const input_opts *in, folder *f, char *countna
     c.cmd = cmd;
     c.o = f->o;
     c.f = f;
-    script_config_init(&c.cfg);
-    if (f->o->srcline)
-        script_parse_fields(&c.cfg, "+srcline");
     if (f->o->compat == FOLD_COMPAT_PERL) {
         rc = run_perl(&c, in);
         snprintf(countname, countname_size, "%s",
@@ -533,13 +432,12 @@ int fold_capture(const char *cmd, const input_opts *in, folder *f, char *countna
         return rc;
     }
     rc = run_direct(&c, in);
+    if (rc == EXIT_OK && c.ids != NULL && fold_ids_flush(c.ids, f->t) < 0)
+        f->oom = 1;
     if (f->o->compat == FOLD_COMPAT_PERF_PY)
         snprintf(countname, countname_size, "samples");
     else
         count_name(&c, countname, countname_size);
-    ps_resolver__free(c.res);
-    ps_session_close(c.s);
-    read_split_free(&c.reads);
     lb_free(&c.text);
     fold_ids_free(c.ids);
     free(c.stack);

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * walk.c - the capture walked as perf script walks it (walk.h): the
+ * session opened in perf's order, the resolver, perf script's checks of
+ * the capture's events, and READ samples split per value.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "read_split.h"
+#include "walk.h"
+
+struct walk {
+    const char     *cmd;
+    const walk_cb  *cb;
+    ps_session     *s;
+    ps_resolver    *res;
+    script_config   cfg;
+    read_split      reads;
+    unsigned        max_stack;
+    int             pipe, has_stat;
+};
+
+ps_session *walk_session(walk *w) { return w->s; }
+ps_resolver *walk_resolver(walk *w) { return w->res; }
+unsigned walk_max_stack(const walk *w) { return w->max_stack; }
+int walk_use_callchain(const walk *w) { return w->cfg.use_callchain; }
+
+const script_output *walk_output(const walk *w, const ps_evsel *e)
+{
+    return &w->cfg.out[script_output_type(e->attr.type)];
+}
+
+static void symbols_warning(void *ctx, const ps_error *w)
+{
+    fprintf(stderr, "perfsift %s: warning: %s\n", (const char *)ctx, w->msg);
+}
+
+/* PERF_SAMPLE_READ: one delivery per value, as its event, with the increase */
+static int read_sample(walk *w, const ps_event *ev, ps_error *err)
+{
+    const ps_read_values *rv = &ev->u.sample.read;
+    uint64_t i;
+
+    for (i = 0; i < rv->nr; i++) {
+        const ps_evsel *e = ps_session_evsel_by_id(w->s, rv->values[i].id);
+        uint64_t period;
+
+        if (e == NULL)
+            continue;
+        if (read_split_period(&w->reads, rv->values[i].id, rv->values[i].value, &period) < 0)
+            return ps_error__set(err, PS_ENOMEM, ev->offset, "out of memory");
+        if (period != 0 && w->cb->sample(w->cb->ctx, w, ev, e, period) < 0)
+            return -2;
+    }
+    return 0;
+}
+
+static int on_event(walk *w, const ps_event *ev, ps_error *err)
+{
+    if (ev->type == PS_RECORD_HEADER_ATTR && w->pipe) {
+        size_t n = ps_session_nr_evsels(w->s);
+
+        if (n > 0 && script_check_pipe_attr(&w->cfg, w->s, n - 1, w->has_stat) < 0)
+            return -2;
+    }
+    if (ev->type == PERF_RECORD_SAMPLE) {
+        if (ev->evsel == NULL)
+            return 0;
+        if (ev->u.sample.sample_type & PERF_SAMPLE_READ)
+            return read_sample(w, ev, err);
+        return w->cb->sample(w->cb->ctx, w, ev, ev->evsel, ev->u.sample.period) < 0 ? -2 : 0;
+    }
+    if (ps_resolver__event(w->res, ev, err) < 0)
+        return -1;
+    if (w->cb->record != NULL && w->cb->record(w->cb->ctx, w, ev) < 0)
+        return -2;
+    return 0;
+}
+
+static int loop(walk *w, const input_opts *in)
+{
+    ps_error err;
+    ps_event ev;
+    uint64_t n = 0;
+    int rc;
+
+    while ((rc = ps_session_next(&ev, w->s, &err)) == PS_OK) {
+        if ((rc = on_event(w, &ev, &err)) != 0)
+            break;
+        if (!in->quiet)
+            cmd_progress(w->s, ++n);
+    }
+    cmd_progress_done();
+    if (rc == -2)
+        return EXIT_BADINPUT;
+    if (rc != PS_DONE)
+        return cmd_input_error(w->cmd, &err);
+    return EXIT_OK;
+}
+
+/* perf's evlist__sample_id_all: the first event's flag */
+static int sample_id_all(ps_session *s)
+{
+    const ps_evsel *e = ps_session_nr_evsels(s) ? ps_session_evsel(s, 0) : NULL;
+
+    return e == NULL || (e->attr.flags >> PS_ATTR_SAMPLE_ID_ALL) & 1;
+}
+
+/* perf script's order: by time, but file order without sample_id_all */
+static ps_session *open_ordered(walk *w, input_opts *in)
+{
+    ps_session *s;
+
+    if ((s = cmd_open(w->cmd, in)) == NULL || !in->ordered)
+        return s;
+    if (ps_session_header(s)->container != PS_CONTAINER_PIPE && !sample_id_all(s)) {
+        ps_session_close(s);
+        in->ordered = 0;
+        s = cmd_open(w->cmd, in);
+    }
+    return s;
+}
+
+static int setup(walk *w, const input_opts *in0, const walk_opts *o)
+{
+    input_opts in = *in0;
+    ps_symbols_opts so;
+    ps_error err;
+
+    memset(&so, 0, sizeof(so));
+    so.symfs = o->symfs;
+    so.kallsyms = o->kallsyms;
+    so.demangle = !o->no_demangle;
+    if (!in.quiet) {
+        so.warn = symbols_warning;
+        so.warn_ctx = (void *)w->cmd;
+    }
+    in.ordered = !o->file_order;
+    if ((w->s = open_ordered(w, &in)) == NULL)
+        return EXIT_BADINPUT;
+    w->pipe = ps_session_header(w->s)->container == PS_CONTAINER_PIPE;
+    w->has_stat = (ps_session_header(w->s)->features[PS_HEADER_STAT / 64] >>
+                   (PS_HEADER_STAT % 64)) & 1;
+    if (ps_resolver__new(&w->res, &so, ps_session_features(w->s), &err) < 0) {
+        fprintf(stderr, "perfsift %s: %s\n", w->cmd, err.msg);
+        return EXIT_BADINPUT;
+    }
+    ps_resolver__set_inline(w->res, !o->no_inline);
+    if (!w->pipe && script_check_session(&w->cfg, w->s, w->has_stat) < 0)
+        return EXIT_BADINPUT;
+    return loop(w, &in);
+}
+
+int walk_run(const char *cmd, const input_opts *in, const walk_opts *o, const walk_cb *cb)
+{
+    walk w;
+    int rc;
+
+    memset(&w, 0, sizeof(w));
+    w.cmd = cmd;
+    w.cb = cb;
+    w.max_stack = o->max_stack ? o->max_stack : 127;
+    script_config_init(&w.cfg);
+    if (o->fields != NULL && script_parse_fields(&w.cfg, o->fields) < 0)
+        return EXIT_USAGE;
+    rc = setup(&w, in, o);
+    ps_resolver__free(w.res);
+    ps_session_close(w.s);
+    read_split_free(&w.reads);
+    return rc;
+}
