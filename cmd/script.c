@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "filters.h"
 #include "linebuf.h"
 #include "read_split.h"
 #include "script.h"
@@ -107,11 +108,6 @@ static const struct option long_opts[] = {
     { NULL, 0, NULL, 0 }
 };
 
-#define MAX_CPUS 4096
-
-/* A comma-separated list of strings or integers (--comms, --pid, --tid). */
-typedef struct name_list { char **v; size_t n; } name_list;
-
 typedef struct script {
     script_config cfg;
     ps_session   *s;
@@ -122,10 +118,7 @@ typedef struct script {
     uint64_t      initial_time, previous_time;
     unsigned      max_stack;
     unsigned      show;          /* 1 << SHOW_* */
-    name_list     comms, pids, tids;
-    unsigned char *cpus;         /* --cpu bitmap, NULL: all */
-    int           has_time_range;
-    uint64_t      time_start, time_end;
+    sample_filter filter;        /* --comms, --pid, --tid, --cpu, --time */
     int           name_width;    /* perf's evlist__max_name_len, set at first use */
     int           pipe;
     int           has_stat;
@@ -142,130 +135,6 @@ typedef struct script {
 
 static const char *script_cgroup_name(uint64_t id);
 
-/* --- small parsers -------------------------------------------------------- */
-
-static int list_parse(name_list *l, const char *arg)
-{
-    char *copy = strdup(arg), *tok, *save = NULL;
-
-    if (copy == NULL)
-        return -1;
-    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char **v = realloc(l->v, (l->n + 1) * sizeof(*v));
-
-        if (v == NULL || (v[l->n] = strdup(tok)) == NULL) {
-            free(copy);
-            if (v) l->v = v;
-            return -1;
-        }
-        l->v = v;
-        l->n++;
-    }
-    free(copy);
-    return 0;
-}
-
-static int list_has_str(const name_list *l, const char *s)
-{
-    size_t i;
-
-    for (i = 0; i < l->n; i++)
-        if (strcmp(l->v[i], s) == 0)
-            return 1;
-    return 0;
-}
-
-static int list_has_int(const name_list *l, int v)
-{
-    size_t i;
-
-    for (i = 0; i < l->n; i++)
-        if (atoi(l->v[i]) == v)
-            return 1;
-    return 0;
-}
-
-static void list_free(name_list *l)
-{
-    size_t i;
-
-    for (i = 0; i < l->n; i++)
-        free(l->v[i]);
-    free(l->v);
-}
-
-/* "0-2,5" into a bitmap of MAX_CPUS. */
-static int cpus_parse(script *sc, const char *arg)
-{
-    const char *p = arg;
-
-    if ((sc->cpus = calloc(MAX_CPUS, 1)) == NULL)
-        return -1;
-    while (*p) {
-        char *end;
-        long a = strtol(p, &end, 10), b = a;
-
-        if (end == p || a < 0 || a >= MAX_CPUS)
-            return -1;
-        p = end;
-        if (*p == '-') {
-            b = strtol(p + 1, &end, 10);
-            if (end == p + 1 || b < a || b >= MAX_CPUS)
-                return -1;
-            p = end;
-        }
-        while (a <= b)
-            sc->cpus[a++] = 1;
-        if (*p == ',')
-            p++;
-        else if (*p)
-            return -1;
-    }
-    return 0;
-}
-
-/* Seconds with up to 9 decimals into ns; empty is ok (*set 0). */
-static int time_parse(const char *s, size_t len, uint64_t *ns, int *set)
-{
-    uint64_t sec = 0, frac = 0;
-    size_t i = 0, digits = 0;
-
-    *set = len > 0;
-    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-        sec = sec * 10 + (uint64_t)(s[i] - '0');
-    if (i < len && s[i] == '.') {
-        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
-            if (digits < 9)
-                frac = frac * 10 + (uint64_t)(s[i] - '0');
-        for (; digits < 9; digits++)
-            frac *= 10;
-    }
-    if (i != len)
-        return -1;
-    *ns = sec * 1000000000ull + frac;
-    return 0;
-}
-
-static int time_range_parse(script *sc, const char *arg)
-{
-    const char *comma = strchr(arg, ',');
-    int set_a, set_b;
-
-    if (comma == NULL)
-        return -1;
-    if (time_parse(arg, (size_t)(comma - arg), &sc->time_start, &set_a) < 0 ||
-        time_parse(comma + 1, strlen(comma + 1), &sc->time_end, &set_b) < 0)
-        return -1;
-    if (!set_b)
-        sc->time_end = UINT64_MAX;
-    if (!set_a)
-        sc->time_start = 0;
-    sc->has_time_range = 1;
-    return 0;
-}
-
-/* perf_session__cpu_bitmap's checks, file mode: every event type must
- * sample the cpu, and no cpu asked for may be past the capture's. */
 static void symbols_warning(void *ctx, const ps_error *w)
 {
     (void)ctx;
@@ -284,33 +153,6 @@ static const char *kernel_func(void *ctx, uint64_t *addr, const char **mod)
     *addr -= f.r.symoff;
     *mod = f.map != NULL && f.map->kind == PS_MAP_MODULE ? f.r.dso : NULL;
     return f.r.sym->name;
-}
-
-static int check_cpu_list(script *sc)
-{
-    uint32_t nr = ps_session_features(sc->s)->nr_cpus_avail;
-    size_t i, n = ps_session_nr_evsels(sc->s);
-    unsigned t;
-
-    for (t = 0; t < PERF_TYPE_MAX; t++) {
-        for (i = 0; i < n; i++) {
-            const ps_evsel *e = ps_session_evsel(sc->s, i);
-
-            if (e->attr.type != t)
-                continue;
-            if (!(e->attr.sample_type & PERF_SAMPLE_CPU)) {
-                fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
-                return -1;
-            }
-            break;
-        }
-    }
-    for (i = nr < MAX_CPUS ? nr : MAX_CPUS; i < MAX_CPUS; i++)
-        if (sc->cpus[i]) {
-            fprintf(stderr, "Requested CPU %zu too large. Consider raising MAX_NR_CPUS\n", i);
-            return -1;
-        }
-    return 0;
 }
 
 /* --- per-evsel configuration ---------------------------------------------- */
@@ -689,25 +531,6 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
 
 /* --- filters -------------------------------------------------------------- */
 
-static int sample_filtered(script *sc, const ps_sample *smp)
-{
-    char buf[32];
-
-    if (sc->has_time_range && (smp->time < sc->time_start || smp->time > sc->time_end))
-        return 1;
-    if (sc->cpus && (smp->cpu >= MAX_CPUS || !sc->cpus[smp->cpu]))
-        return 1;
-    if (sc->comms.n &&
-        !list_has_str(&sc->comms, ps_resolver__comm(sc->res, smp->pid, smp->tid, smp->time,
-                                                    buf, sizeof(buf))))
-        return 1;
-    if (sc->pids.n && !list_has_int(&sc->pids, (int)smp->pid))
-        return 1;
-    if (sc->tids.n && !list_has_int(&sc->tids, (int)smp->tid))
-        return 1;
-    return 0;
-}
-
 /* --- PERF_SAMPLE_READ splitting ------------------------------------------- */
 
 /* perf delivers a READ sample once per value, as the value's event, with
@@ -740,7 +563,7 @@ static int on_sample(script *sc, const ps_event *ev)
 
     if (ev->evsel == NULL)
         return 0;
-    if (sample_filtered(sc, smp))
+    if (filter_skip(&sc->filter, sc->res, smp, NULL))
         return 0;
     if (smp->sample_type & PERF_SAMPLE_READ)
         return print_read_sample(sc, ev);
@@ -800,7 +623,7 @@ static void print_sideband(script *sc, const ps_event *ev, const script_event_st
         script_event__fprintf(sc->out, ev);
         return;
     }
-    if (sc->cpus && st->cpu >= 0 && (st->cpu >= MAX_CPUS || !sc->cpus[st->cpu]))
+    if (st->cpu >= 0 && !filter_cpu_ok(&sc->filter, st->cpu))
         return;
     o = output_of(sc, e);
     if (o->fields & F_COMM) {
@@ -942,15 +765,15 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
             sc->max_stack = (unsigned)v;
             break;
         }
-        case OPT_COMMS: if (list_parse(&sc->comms, optarg) < 0) return EXIT_USAGE; break;
-        case OPT_PIDS: if (list_parse(&sc->pids, optarg) < 0) return EXIT_USAGE; break;
-        case OPT_TIDS: if (list_parse(&sc->tids, optarg) < 0) return EXIT_USAGE; break;
+        case OPT_COMMS: if (filter_list_parse(&sc->filter.comms, optarg) < 0) return EXIT_USAGE; break;
+        case OPT_PIDS: if (filter_list_parse(&sc->filter.pids, optarg) < 0) return EXIT_USAGE; break;
+        case OPT_TIDS: if (filter_list_parse(&sc->filter.tids, optarg) < 0) return EXIT_USAGE; break;
         case 'C':
-            if (cpus_parse(sc, optarg) < 0)
+            if (filter_cpus_parse(&sc->filter, optarg) < 0)
                 return cmd_usage_error("script", "bad cpu list '%s'", optarg);
             break;
         case OPT_TIME:
-            if (time_range_parse(sc, optarg) < 0)
+            if (filter_time_parse(&sc->filter, optarg) < 0)
                 return cmd_usage_error("script", "--time takes START,END in seconds, not '%s'",
                                        optarg);
             break;
@@ -984,10 +807,7 @@ static void script_free(script *sc)
 {
     ps_resolver__free(sc->res);
     ps_session_close(sc->s);
-    list_free(&sc->comms);
-    list_free(&sc->pids);
-    list_free(&sc->tids);
-    free(sc->cpus);
+    filter_free(&sc->filter);
     read_split_free(&sc->reads);
     lb_free(&sc->lb);
     free(sc->trace);
@@ -1047,7 +867,7 @@ int cmd_script(int argc, char **argv)
         script_free(&sc);
         return EXIT_BADINPUT;
     }
-    if (!sc.pipe && (check_file_mode(&sc) < 0 || (sc.cpus && check_cpu_list(&sc) < 0))) {
+    if (!sc.pipe && (check_file_mode(&sc) < 0 || (sc.filter.cpus && filter_check_cpus(&sc.filter, sc.s) < 0))) {
         script_free(&sc);
         return EXIT_BADINPUT;
     }

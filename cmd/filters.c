@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * filters.c - perf script's sample filters (filters.h): the lists, the cpu
+ * bitmap and the time range, parsed as perf script parses them, and the
+ * test of one sample against all of them. No output besides perf's
+ * messages for an impossible --cpu list.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "filters.h"
+
+int filter_list_parse(filter_list *l, const char *arg)
+{
+    char *copy = strdup(arg), *tok, *save = NULL;
+
+    if (copy == NULL)
+        return -1;
+    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char **v = realloc(l->v, (l->n + 1) * sizeof(*v));
+
+        if (v == NULL || (v[l->n] = strdup(tok)) == NULL) {
+            free(copy);
+            if (v) l->v = v;
+            return -1;
+        }
+        l->v = v;
+        l->n++;
+    }
+    free(copy);
+    return 0;
+}
+
+static int list_has_str(const filter_list *l, const char *s)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+static int list_has_int(const filter_list *l, int v)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        if (atoi(l->v[i]) == v)
+            return 1;
+    return 0;
+}
+
+static void list_free(filter_list *l)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+int filter_cpus_parse(sample_filter *f, const char *arg)
+{
+    const char *p = arg;
+
+    if (f->cpus == NULL && (f->cpus = calloc(FILTER_MAX_CPUS, 1)) == NULL)
+        return -1;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), b = a;
+
+        if (end == p || a < 0 || a >= FILTER_MAX_CPUS)
+            return -1;
+        p = end;
+        if (*p == '-') {
+            b = strtol(p + 1, &end, 10);
+            if (end == p + 1 || b < a || b >= FILTER_MAX_CPUS)
+                return -1;
+            p = end;
+        }
+        while (a <= b)
+            f->cpus[a++] = 1;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return -1;
+    }
+    return 0;
+}
+
+/* Seconds with up to 9 decimals into ns; empty is ok (*set 0). */
+static int time_parse(const char *s, size_t len, uint64_t *ns, int *set)
+{
+    uint64_t sec = 0, frac = 0;
+    size_t i = 0, digits = 0;
+
+    *set = len > 0;
+    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+        sec = sec * 10 + (uint64_t)(s[i] - '0');
+    if (i < len && s[i] == '.') {
+        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+            if (digits < 9)
+                frac = frac * 10 + (uint64_t)(s[i] - '0');
+        for (; digits < 9; digits++)
+            frac *= 10;
+    }
+    if (i != len)
+        return -1;
+    *ns = sec * 1000000000ull + frac;
+    return 0;
+}
+
+int filter_time_parse(sample_filter *f, const char *arg)
+{
+    const char *comma = strchr(arg, ',');
+    int set_a, set_b;
+
+    if (comma == NULL)
+        return -1;
+    if (time_parse(arg, (size_t)(comma - arg), &f->time_start, &set_a) < 0 ||
+        time_parse(comma + 1, strlen(comma + 1), &f->time_end, &set_b) < 0)
+        return -1;
+    if (!set_b)
+        f->time_end = UINT64_MAX;
+    if (!set_a)
+        f->time_start = 0;
+    f->has_time_range = 1;
+    return 0;
+}
+
+int filter_cpu_ok(const sample_filter *f, int64_t cpu)
+{
+    return f->cpus == NULL || (cpu >= 0 && cpu < FILTER_MAX_CPUS && f->cpus[cpu]);
+}
+
+int filter_check_cpus(const sample_filter *f, ps_session *s)
+{
+    uint32_t nr = ps_session_features(s)->nr_cpus_avail;
+    size_t i, n = ps_session_nr_evsels(s);
+    unsigned t;
+
+    for (t = 0; t < PERF_TYPE_MAX; t++) {
+        for (i = 0; i < n; i++) {
+            const ps_evsel *e = ps_session_evsel(s, i);
+
+            if (e->attr.type != t)
+                continue;
+            if (!(e->attr.sample_type & PERF_SAMPLE_CPU)) {
+                fprintf(stderr, "File does not contain CPU events. Remove -C option to proceed.\n");
+                return -1;
+            }
+            break;
+        }
+    }
+    for (i = nr < FILTER_MAX_CPUS ? nr : FILTER_MAX_CPUS; i < FILTER_MAX_CPUS; i++)
+        if (f->cpus[i]) {
+            fprintf(stderr, "Requested CPU %zu too large. Consider raising MAX_NR_CPUS\n", i);
+            return -1;
+        }
+    return 0;
+}
+
+int filter_skip(const sample_filter *f, ps_resolver *res, const ps_sample *smp,
+                const ps_evsel *e)
+{
+    char buf[32];
+
+    if (f->has_time_range && (smp->time < f->time_start || smp->time > f->time_end))
+        return 1;
+    if (!filter_cpu_ok(f, smp->cpu))
+        return 1;
+    if (f->comms.n &&
+        !list_has_str(&f->comms, ps_resolver__comm(res, smp->pid, smp->tid, smp->time,
+                                                   buf, sizeof(buf))))
+        return 1;
+    if (f->pids.n && !list_has_int(&f->pids, (int)smp->pid))
+        return 1;
+    if (f->tids.n && !list_has_int(&f->tids, (int)smp->tid))
+        return 1;
+    if (f->events.n && (e == NULL || e->name == NULL || !list_has_str(&f->events, e->name)))
+        return 1;
+    return 0;
+}
+
+int filter_active(const sample_filter *f)
+{
+    return f->comms.n || f->pids.n || f->tids.n || f->events.n || f->cpus || f->has_time_range;
+}
+
+void filter_free(sample_filter *f)
+{
+    list_free(&f->comms);
+    list_free(&f->pids);
+    list_free(&f->tids);
+    list_free(&f->events);
+    free(f->cpus);
+    f->cpus = NULL;
+}
