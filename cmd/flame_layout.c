@@ -96,7 +96,7 @@ static int open_frame(struct flow *f, const char *name, size_t len, double time)
 
 /* One line: keep the shared prefix, close the rest, open the new frames. */
 static int flow_line(struct flow *f, const char *stack, size_t len, int has_delta,
-                     double delta, double time)
+                     double delta, double time, int inclusive)
 {
     const char *p = stack, *name;
     size_t flen, depth = 1, first_new = SIZE_MAX, i;
@@ -123,6 +123,13 @@ static int flow_line(struct flow *f, const char *stack, size_t len, int has_delt
     if (first_new == SIZE_MAX) {    /* all shared: frames deeper than it end */
         close_to(f, depth, time);
         first_new = depth;
+    }
+    if (has_delta && inclusive) {   /* every frame on the line takes its delta */
+        for (i = 0; i < depth; i++) {
+            f->open[i].has_delta = 1;
+            f->open[i].delta += delta;
+        }
+        return f->oom ? -1 : 0;
     }
     /* only the frames this line opened carry its delta, and only its leaf a
      * non-zero one: flamegraph.pl draws changes at the leaves */
@@ -282,7 +289,8 @@ static int node_draw_cmp(const void *a, const void *b)
     return (x->etime > y->etime) - (x->etime < y->etime);
 }
 
-static int flow_all(struct flow *f, const flame_line *lines, size_t n, int chain, char *text)
+static int flow_all(struct flow *f, const flame_line *lines, size_t n, int chain, char *text,
+                    int inclusive)
 {
     flame_layout *l = f->l;
     double time = 0;
@@ -302,17 +310,23 @@ static int flow_all(struct flow *f, const flame_line *lines, size_t n, int chain
             stack = text;
             text += len;
         }
-        if (flow_line(f, stack, len, two, delta, time) < 0)
+        if (flow_line(f, stack, len, two, delta, time, inclusive) < 0)
             return -1;
         time += two ? ln->count2 : ln->count1;
     }
     close_to(f, 0, time);
     l->time = time;
+    for (i = 0; inclusive && i < l->n; i++) {   /* shades relative to the largest frame's */
+        double d = l->v[i].delta < 0 ? -l->v[i].delta : l->v[i].delta;
+
+        if (d > l->maxdelta)
+            l->maxdelta = d;
+    }
     return f->oom ? -1 : 0;
 }
 
 int flame_layout_build(flame_layout *out, flame_line *lines, size_t n, int flamechart,
-                       int chain)
+                       int chain, int inclusive)
 {
     struct flow f;
     char *text;
@@ -327,7 +341,7 @@ int flame_layout_build(flame_layout *out, flame_line *lines, size_t n, int flame
     text = out->text;
     if (!flamechart)
         text = sort_lines(lines, n, text);
-    rc = flow_all(&f, lines, n, chain, text);
+    rc = flow_all(&f, lines, n, chain, text, inclusive);
     free(f.open);
     if (rc < 0 || dedup_nodes(out) < 0) {
         flame_layout_free(out);

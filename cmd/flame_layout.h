@@ -14,7 +14,8 @@ typedef struct flame_node {
     size_t      len;
     unsigned    depth;          /* 0: the root, named "" */
     double      stime, etime;
-    double      delta;          /* differential lines: after - before, leaf only */
+    double      delta;          /* differential lines: after - before, at the
+                                 * leaf only, or summed over the frame's lines */
     int         has_delta;
 } flame_node;
 
@@ -29,11 +30,13 @@ typedef struct flame_layout {
 /**
  * Merge lines[0..n) into frames. Unless flamechart, lines[] is first sorted
  * by key (made when NULL). chain: rewrite stacks as --colors=chain does
- * (frames after a "--" frame are wakers, annotated _[w]).
+ * (frames after a "--" frame are wakers, annotated _[w]). inclusive: each
+ * frame's delta is the sum of its lines' (every frame shows its change),
+ * not flamegraph.pl's leaf-only delta.
  * @return 0, or -1 when out of memory
  */
 int  flame_layout_build(flame_layout *out, flame_line *lines, size_t n, int flamechart,
-                        int chain);
+                        int chain, int inclusive);
 void flame_layout_free(flame_layout *l);
 
 #endif /* PS_CMD_FLAME_LAYOUT_H */

@@ -251,6 +251,29 @@ static void write_furniture(const canvas *cv)
 /* --- frames --------------------------------------------------------------- */
 
 /* The tooltip: "name (N countname, P%[; +D%])", or "all (...)" for the root. */
+
+/* perfsift diff's tooltip: the count drawn, the other profile's, the change */
+static void write_title_both(const canvas *cv, const flame_node *n, double samples,
+                             const char *txt)
+{
+    const flame_svg_opts *o = cv->o;
+    double all = cv->timemax * o->factor;
+    double d = o->negate ? -n->delta : n->delta;
+    char other[COUNT_TEXT], change[COUNT_TEXT];
+
+    count_text(other, samples - n->delta * o->factor);
+    count_text(change, (d < 0 ? -d : d) * o->factor);
+    if (n->depth == 0)
+        fputs("all", cv->out);
+    else
+        xml_text(cv->out, n->name, strip_annotation(n->name, n->len), 1);
+    fprintf(cv->out, " (%s ", txt);
+    xml_str(cv->out, o->countname, 0);
+    fprintf(cv->out, ", %.2f%%; %s: %s; change %s%s, %s%.2f%%)</title>",
+            100 * samples / all, o->negate ? "new" : "base", other,
+            d > 0 ? "+" : d < 0 ? "-" : "", change, d > 0 ? "+" : "", 100 * d / all);
+}
+
 static void write_title(const canvas *cv, const flame_node *n, double etime)
 {
     const flame_svg_opts *o = cv->o;
@@ -258,10 +281,14 @@ static void write_title(const canvas *cv, const flame_node *n, double etime)
     double samples = count_text(txt, (etime - n->stime) * o->factor), pct;
 
     fputs("<title>", cv->out);
-    if (n->depth == 0) {
+    if (n->depth == 0 && !(o->delta_inclusive && n->has_delta)) {
         fprintf(cv->out, "all (%s ", txt);
         xml_str(cv->out, o->countname, 0);
         fputs(", 100%)</title>", cv->out);
+        return;
+    }
+    if (o->delta_inclusive && n->has_delta) {
+        write_title_both(cv, n, samples, txt);
         return;
     }
     pct = 100 * samples / (cv->timemax * o->factor);
@@ -425,7 +452,7 @@ int flame_svg_write(FILE *out, flame_line *lines, size_t n, const flame_svg_opts
     cv.chain = strcmp(o.colors, "chain") == 0;
     if (flame_color_background(cv.bg1, cv.bg2, o.bgcolors, o.colors) < 0)
         flame_color_background(cv.bg1, cv.bg2, NULL, o.colors);
-    if (flame_layout_build(&l, lines, n, o.flamechart, cv.chain) < 0)
+    if (flame_layout_build(&l, lines, n, o.flamechart, cv.chain, o.delta_inclusive) < 0)
         return FLAME_ENOMEM;
     st->total = l.time;
     if (l.time == 0) {

@@ -54,6 +54,8 @@ typedef struct flame_svg_opts {
     int         inverted;       /* icicle graph: root at the top */
     int         flamechart;     /* keep line order, no sort */
     int         negate;         /* swap the differential hues */
+    int         delta_inclusive; /* differential: every frame coloured by the
+                                  * change of all below it, not the leaves only */
 } flame_svg_opts;
 
 void flame_svg_opts_init(flame_svg_opts *o);

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diff.c - perfsift diff BASE NEW: what changed between two profiles, as
+ * folded lines "stack base new" (--folded, difffolded.pl's rules) or as a
+ * differential flame graph (--svg). Inputs are captures (folded as
+ * `perfsift folded` folds them, with its options) or folded text, mixed.
+ * The perf diff table is not written yet (issue 8).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "diff_folded.h"
+#include "flame_color.h"
+#include "flame_svg.h"
+#include "fold.h"
+
+static const char usage_text[] =
+"usage: perfsift diff [options] BASE NEW\n"
+"\n"
+"Compare two profiles. BASE and NEW are captures (perf.data: folded as\n"
+"`perfsift folded` folds them) or folded text (\"stack count\" lines), mixed.\n"
+"\n"
+"  --folded              print \"stack count_base count_new\" lines, sorted\n"
+"                        (difffolded.pl's rules, reproducible order)\n"
+"  -n, --normalize       scale BASE's counts to NEW's total (difffolded.pl -n:\n"
+"                        int(count * total_new / total_base))\n"
+"  -s, --strip-hex       mask hex addresses (0x... ) so stacks merge\n"
+"      --svg FILE        a differential flame graph: widths from NEW, red where\n"
+"                        a frame grew, blue where it shrank, shaded by the\n"
+"                        change relative to the largest; every frame coloured\n"
+"                        by its inclusive change\n"
+"      --leaf-only       colour only the leaves (flamegraph.pl's way)\n"
+"      --base-widths     widths from BASE instead\n"
+"      --title TEXT, --width N, --colors P, --countname TEXT\n"
+"                        as perfsift flamegraph\n"
+"      --folded-input    read both inputs as folded text\n"
+"  -o, --output FILE     --folded output to FILE (atomically)\n"
+"  -q, --quiet           no warnings\n"
+"  -h, --help            this text\n"
+"\n"
+"%s"
+"\n"
+"Examples:\n"
+"  perfsift diff --folded before.data after.data\n"
+"  perfsift diff --svg diff.svg --pid before.data after.folded\n";
+
+enum { OPT_FOLDED = 5000, OPT_SVG, OPT_LEAF_ONLY, OPT_BASE_WIDTHS, OPT_TITLE, OPT_WIDTH,
+       OPT_COLORS, OPT_COUNTNAME, OPT_FOLDED_INPUT };
+
+static const struct option long_opts[] = {
+    FOLD_LONG_OPTS,
+    { "folded", no_argument, NULL, OPT_FOLDED },
+    { "normalize", no_argument, NULL, 'n' },
+    { "strip-hex", no_argument, NULL, 's' },
+    { "svg", required_argument, NULL, OPT_SVG },
+    { "leaf-only", no_argument, NULL, OPT_LEAF_ONLY },
+    { "base-widths", no_argument, NULL, OPT_BASE_WIDTHS },
+    { "title", required_argument, NULL, OPT_TITLE },
+    { "width", required_argument, NULL, OPT_WIDTH },
+    { "colors", required_argument, NULL, OPT_COLORS },
+    { "countname", required_argument, NULL, OPT_COUNTNAME },
+    { "folded-input", no_argument, NULL, OPT_FOLDED_INPUT },
+    { "output", required_argument, NULL, 'o' },
+    { "quiet", no_argument, NULL, 'q' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 }
+};
+
+typedef struct diff {
+    fold_opts    fo;
+    int          folded, normalize, strip, folded_input, leaf_only, base_widths, quiet;
+    int          user_countname;
+    const char  *svg, *output, *inputs[2];
+    flame_svg_opts so;
+    char         countname[64];
+    dfold_side   side[2];
+    dfold_row   *rows;
+    size_t       nrows;
+} diff;
+
+static int parse_args(diff *d, int argc, char **argv)
+{
+    int c;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "nso:qh", long_opts, NULL)) != -1) {
+        int r = fold_option("diff", &d->fo, c, optarg);
+
+        if (r < 0)
+            return EXIT_USAGE;
+        if (r > 0)
+            continue;
+        switch (c) {
+        case OPT_FOLDED: d->folded = 1; break;
+        case 'n': d->normalize = 1; break;
+        case 's': d->strip = 1; break;
+        case OPT_SVG: d->svg = optarg; break;
+        case OPT_LEAF_ONLY: d->leaf_only = 1; break;
+        case OPT_BASE_WIDTHS: d->base_widths = 1; break;
+        case OPT_TITLE: d->so.title = optarg; break;
+        case OPT_WIDTH: {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+
+            if (*optarg == '\0' || *end || v < 100 || v > 1000000)
+                return cmd_usage_error("diff", "--width takes 100..1000000, not '%s'", optarg);
+            d->so.width = (int)v;
+            break;
+        }
+        case OPT_COLORS:
+            if (!flame_color_valid(optarg))
+                return cmd_usage_error("diff", "unknown palette '%s'", optarg);
+            d->so.colors = optarg;
+            break;
+        case OPT_COUNTNAME: d->so.countname = optarg; d->user_countname = 1; break;
+        case OPT_FOLDED_INPUT: d->folded_input = 1; break;
+        case 'o': d->output = optarg; break;
+        case 'q': d->quiet = d->fo.quiet = 1; break;
+        case 'h': printf(usage_text, fold_usage); return -1;
+        default: return cmd_usage_error("diff", "unknown option");
+        }
+    }
+    if (argc - optind != 2)
+        return cmd_usage_error("diff", "two profiles to compare: BASE NEW");
+    d->inputs[0] = argv[optind];
+    d->inputs[1] = argv[optind + 1];
+    if (!d->folded && d->svg == NULL)
+        return cmd_usage_error("diff", "the perf diff table is not written yet: "
+                               "use --folded or --svg FILE");
+    if (d->fo.script_input != NULL)
+        return cmd_usage_error("diff", "--script-input: fold the text first "
+                               "(perfsift folded --script-input), then diff folded files");
+    return 0;
+}
+
+/* perf.data (file or pipe), by its magic */
+static int is_capture(const char *path)
+{
+    char m[8];
+    FILE *f;
+    size_t n;
+
+    if (strcmp(path, "-") == 0 || (f = fopen(path, "rb")) == NULL)
+        return 0;
+    n = fread(m, 1, sizeof(m), f);
+    fclose(f);
+    return n == 8 && (memcmp(m, "PERFILE2", 8) == 0 || memcmp(m, "2ELIFREP", 8) == 0 ||
+                      memcmp(m, "PERFFILE", 8) == 0);
+}
+
+static int load_capture(diff *d, int i)
+{
+    input_opts in;
+    fold_result r;
+    size_t k;
+    int rc;
+
+    memset(&in, 0, sizeof(in));
+    in.path = d->inputs[i];
+    in.quiet = d->quiet;
+    if ((rc = fold_run("diff", &in, &d->fo, &r)) != EXIT_OK)
+        return rc;
+    if (i == 1 || d->countname[0] == '\0')
+        snprintf(d->countname, sizeof(d->countname), "%s", r.countname);
+    for (k = 0; k < r.n; k++)
+        if (dfold_add(&d->side[i], r.v[k].stack, r.v[k].len, (double)r.v[k].count,
+                      d->strip) < 0)
+            break;
+    fold_result_free(&r);
+    if (k < r.n) {
+        fprintf(stderr, "perfsift diff: out of memory\n");
+        return EXIT_BADINPUT;
+    }
+    return EXIT_OK;
+}
+
+static int load_text(diff *d, int i)
+{
+    const char *path = d->inputs[i];
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    int rc;
+
+    if (f == NULL) {
+        fprintf(stderr, "perfsift diff: cannot open '%s': %s\n", path, strerror(errno));
+        return EXIT_BADINPUT;
+    }
+    rc = dfold_read(&d->side[i], f, d->strip);
+    if (rc < 0)
+        fprintf(stderr, "perfsift diff: cannot read '%s': %s\n", path, strerror(errno));
+    if (f != stdin)
+        fclose(f);
+    if (rc == 0 && d->side[i].nr_bad && !d->quiet)
+        fprintf(stderr, "perfsift diff: %s: ignored %zu lines that are not \"stack count\"\n",
+                path, d->side[i].nr_bad);
+    return rc < 0 ? EXIT_BADINPUT : EXIT_OK;
+}
+
+static int load(diff *d)
+{
+    int i, rc;
+
+    if (strcmp(d->inputs[0], "-") == 0 && strcmp(d->inputs[1], "-") == 0)
+        return cmd_usage_error("diff", "only one input can be standard input");
+    for (i = 0; i < 2; i++) {
+        rc = !d->folded_input && is_capture(d->inputs[i]) ? load_capture(d, i) : load_text(d, i);
+        if (rc != EXIT_OK)
+            return rc;
+    }
+    if (dfold_merge(&d->side[0], &d->side[1], d->normalize, &d->rows, &d->nrows) < 0) {
+        fprintf(stderr, "perfsift diff: out of memory\n");
+        return EXIT_BADINPUT;
+    }
+    return EXIT_OK;
+}
+
+static int write_folded(FILE *fp, void *ctx)
+{
+    const diff *d = ctx;
+    char a[64], b[64];
+    size_t i;
+
+    for (i = 0; i < d->nrows; i++) {
+        dfold_number(a, sizeof(a), d->rows[i].base);
+        dfold_number(b, sizeof(b), d->rows[i].new_);
+        fwrite(d->rows[i].stack, 1, d->rows[i].len, fp);
+        fprintf(fp, " %s %s\n", a, b);
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+static int write_svg(FILE *fp, void *ctx)
+{
+    diff *d = ctx;
+    flame_line *v = calloc(d->nrows ? d->nrows : 1, sizeof(*v));
+    flame_svg_stats st;
+    size_t i;
+    int rc;
+
+    if (v == NULL)
+        return -1;
+    for (i = 0; i < d->nrows; i++) {
+        const dfold_row *r = &d->rows[i];
+
+        v[i].stack = r->stack;
+        v[i].len = r->len;
+        v[i].nr_counts = 2;
+        /* widths are the second count; --base-widths swaps, and negates
+         * the hues so red still means "grew" (difffolded.pl's hint) */
+        v[i].count1 = d->base_widths ? r->new_ : r->base;
+        v[i].count2 = d->base_widths ? r->base : r->new_;
+    }
+    d->so.negate = d->base_widths;
+    d->so.delta_inclusive = !d->leaf_only;
+    if (!d->user_countname && d->countname[0])
+        d->so.countname = d->countname;
+    rc = flame_svg_write(fp, v, d->nrows, &d->so, &st);
+    free(v);
+    if (rc == FLAME_ENOMEM)
+        errno = ENOMEM;
+    return rc < 0 ? -1 : 0;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    diff d;
+    int rc, i;
+
+    memset(&d, 0, sizeof(d));
+    fold_opts_init(&d.fo);
+    flame_svg_opts_init(&d.so);
+    if ((rc = parse_args(&d, argc, argv)) == 0 && (rc = load(&d)) == EXIT_OK) {
+        if (d.svg != NULL)
+            rc = cmd_write_atomic("diff", d.svg, write_svg, &d);
+        if (rc == EXIT_OK && d.folded && d.output != NULL)
+            rc = cmd_write_atomic("diff", d.output, write_folded, &d);
+        else if (rc == EXIT_OK && d.folded) {
+            write_folded(stdout, &d);
+            rc = cmd_finish_stdout("diff", EXIT_OK);
+        }
+    }
+    free(d.rows);
+    for (i = 0; i < 2; i++)
+        dfold_side_free(&d.side[i]);
+    return rc < 0 ? EXIT_OK : rc;
+}
