@@ -20,6 +20,7 @@ typedef struct chain_slot {
     const uint64_t *ips;        /* in chain_mem; NULL: free */
     size_t n;
     uint32_t stack;
+    uint32_t gen;               /* a slot of an older generation is free */
 } chain_slot;
 
 struct fold_ids {
@@ -37,6 +38,7 @@ struct fold_ids {
     ps_arena    chain_mem;      /* the chain cache, cleared as a whole */
     chain_slot *chains;
     size_t      nchains, chains_cap;
+    uint32_t    chain_gen;      /* bumped to empty the cache in O(1) */
 };
 
 static uint64_t mix(uint64_t h)
@@ -314,11 +316,17 @@ static uint64_t hash_chain(uint64_t pid_tid, const void *ev, const uint64_t *ips
     return mix(h);
 }
 
+static int chain_live(const fold_ids *x, const chain_slot *c)
+{
+    return c->ips != NULL && c->gen == x->chain_gen;
+}
+
 void fold_ids_chains_clear(fold_ids *x)
 {
     if (x->nchains == 0)
         return;
-    memset(x->chains, 0, x->chains_cap * sizeof(*x->chains));
+    if (++x->chain_gen == 0)    /* wrapped: old generations look live again */
+        memset(x->chains, 0, x->chains_cap * sizeof(*x->chains));
     x->nchains = 0;
     ps_arena__free(&x->chain_mem);
     ps_arena__init(&x->chain_mem);
@@ -330,7 +338,7 @@ int fold_ids_chain(fold_ids *x, uint64_t pid_tid, const void *ev, const uint64_t
     uint64_t h = hash_chain(pid_tid, ev, ips, n);
     size_t j;
 
-    for (j = h & (x->chains_cap - 1); x->chains[j].ips != NULL; j = (j + 1) & (x->chains_cap - 1)) {
+    for (j = h & (x->chains_cap - 1); chain_live(x, &x->chains[j]); j = (j + 1) & (x->chains_cap - 1)) {
         const chain_slot *c = &x->chains[j];
 
         if (c->h == h && c->pid_tid == pid_tid && c->ev == ev && c->n == n &&
@@ -358,7 +366,7 @@ int fold_ids_chain_put(fold_ids *x, uint64_t pid_tid, const void *ev, const uint
         if (t == NULL)
             return -1;
         for (i = 0; i < x->chains_cap; i++) {
-            if (x->chains[i].ips == NULL)
+            if (!chain_live(x, &x->chains[i]))
                 continue;
             for (j = x->chains[i].h & (cap - 1); t[j].ips != NULL; j = (j + 1) & (cap - 1))
                 ;
@@ -371,9 +379,9 @@ int fold_ids_chain_put(fold_ids *x, uint64_t pid_tid, const void *ev, const uint
     if ((copy = ps_arena__array(&x->chain_mem, n ? n : 1, sizeof(*ips))) == NULL)
         return -1;
     memcpy(copy, ips, n * sizeof(*ips));
-    for (j = h & (x->chains_cap - 1); x->chains[j].ips != NULL; j = (j + 1) & (x->chains_cap - 1))
+    for (j = h & (x->chains_cap - 1); chain_live(x, &x->chains[j]); j = (j + 1) & (x->chains_cap - 1))
         ;
-    x->chains[j] = (chain_slot){ h, pid_tid, ev, copy, n, handle };
+    x->chains[j] = (chain_slot){ h, pid_tid, ev, copy, n, handle, x->chain_gen };
     x->nchains++;
     return 0;
 }
