@@ -55,6 +55,13 @@ $(BUILD)/cmd/%.o: cmd/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PS_CFLAGS) $(CFLAGS) -c $< -o $@
 
+# schemas/sqlite.sql is the database schema; sqlite_db.c embeds it as a string.
+$(BUILD)/gen/sqlite_schema.inc: schemas/sqlite.sql
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$$/\\n"/' $< > $@
+$(BUILD)/cmd/sqlite_db.o: $(BUILD)/gen/sqlite_schema.inc
+$(BUILD)/cmd/sqlite_db.o: PS_CFLAGS += -I$(BUILD)/gen
+
 $(BUILD)/libperfsift.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 

@@ -17,6 +17,7 @@ static const struct command {
     { "script", cmd_script, "samples as text, byte for byte what perf script prints" },
     { "folded", cmd_folded, "folded stacks for flame graphs (perf script | stackcollapse-perf.pl)" },
     { "flamegraph", cmd_flamegraph, "an interactive SVG flame graph (flamegraph.pl)" },
+    { "sqlite", cmd_sqlite, "an SQLite database, export-to-sqlite.py's schema and more" },
     { "diff", cmd_diff, "two profiles compared: folded counts side by side, differential flame graph" },
 };
 

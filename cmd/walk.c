@@ -18,12 +18,14 @@ struct walk {
     read_split      reads;
     unsigned        max_stack;
     int             pipe, has_stat;
+    int           (*end)(void *ctx, walk *w);   /* walk_at_end() */
 };
 
 ps_session *walk_session(walk *w) { return w->s; }
 ps_resolver *walk_resolver(walk *w) { return w->res; }
 unsigned walk_max_stack(const walk *w) { return w->max_stack; }
 int walk_use_callchain(const walk *w) { return w->cfg.use_callchain; }
+void walk_at_end(walk *w, int (*end)(void *ctx, walk *w)) { w->end = end; }
 
 const script_output *walk_output(const walk *w, const ps_evsel *e)
 {
@@ -95,6 +97,8 @@ static int loop(walk *w, const input_opts *in)
         return EXIT_BADINPUT;
     if (rc != PS_DONE)
         return cmd_input_error(w->cmd, &err);
+    if (w->end != NULL && w->end(w->cb->ctx, w) < 0)
+        return EXIT_BADINPUT;
     return EXIT_OK;
 }
 

@@ -51,5 +51,11 @@ unsigned     walk_max_stack(const walk *w);
 const script_output *walk_output(const walk *w, const ps_evsel *e);
 /** perf script shows call chains (some event has them, and not -G). */
 int          walk_use_callchain(const walk *w);
+/**
+ * Have end(ctx, w) called once after the last record, the session still
+ * open (e.g. for what only the whole capture tells); from a callback.
+ * A negative return ends the walk with EXIT_BADINPUT (end printed why).
+ */
+void         walk_at_end(walk *w, int (*end)(void *ctx, walk *w));
 
 #endif /* PS_CMD_WALK_H */

@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sqlite_db.c - the output database of `perfsift sqlite` (sqlite_db.h).
+ *
+ * The schema is schemas/sqlite.sql, turned into a C string by the Makefile
+ * (build/gen/sqlite_schema.inc) and run section by section; nothing here
+ * names a column. The file is written as perf's script writes it (journal
+ * off, one transaction) but under a temp name: without a journal an
+ * interrupted run cannot be rolled back, so it must never be the target.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "sqlite_db.h"
+
+static const char schema_sql[] =
+#include "sqlite_schema.inc"
+    ;
+
+/* removed by the signal handler; the one temp file of the process */
+static char *volatile live_tmp;
+
+static void on_signal(int sig)
+{
+    if (live_tmp != NULL)
+        unlink(live_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_signals(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa;
+    size_t i;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+static int db_error(sqdb *d, const char *what)
+{
+    fprintf(stderr, "perfsift %s: %s: %s: %s\n", d->cmd, d->path, what,
+            d->db ? sqlite3_errmsg(d->db) : "out of memory");
+    return -1;
+}
+
+/* the existing database, byte for byte, into the temp file */
+static int copy_into(int out, const char *from)
+{
+    char buf[1 << 16];
+    ssize_t n;
+    int in = open(from, O_RDONLY);
+
+    if (in < 0)
+        return -1;
+    while ((n = read(in, buf, sizeof(buf))) > 0)
+        if (write(out, buf, (size_t)n) != n) {
+            n = -1;
+            break;
+        }
+    close(in);
+    return n < 0 ? -1 : 0;
+}
+
+/* The temp file: mode as a new file (or the target's, when appending). */
+static int make_tmp(sqdb *d, int append, const struct stat *st)
+{
+    size_t n = strlen(d->path) + 16;
+    mode_t um = umask(0);
+    int fd;
+
+    umask(um);
+    if ((d->tmp = malloc(n)) == NULL) {
+        fprintf(stderr, "perfsift %s: out of memory\n", d->cmd);
+        return -1;
+    }
+    snprintf(d->tmp, n, "%s.tmp.XXXXXX", d->path);
+    if ((fd = mkstemp(d->tmp)) < 0) {
+        fprintf(stderr, "perfsift %s: cannot create %s: %s\n", d->cmd, d->tmp, strerror(errno));
+        free(d->tmp);
+        d->tmp = NULL;
+        return -1;
+    }
+    live_tmp = d->tmp;
+    catch_signals();
+    if (fchmod(fd, append ? st->st_mode & 07777 : 0666 & ~um) < 0 ||
+        (append && copy_into(fd, d->path) < 0) || close(fd) < 0) {
+        fprintf(stderr, "perfsift %s: cannot write %s: %s\n", d->cmd, d->tmp, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int sqdb_open(sqdb *d, const char *cmd, const char *path, int append, int force)
+{
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+
+    memset(d, 0, sizeof(*d));
+    d->cmd = cmd;
+    d->path = path;
+    if (exists && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "perfsift %s: %s is a directory\n", cmd, path);
+        return -1;
+    }
+    if (exists && !append && !force) {
+        fprintf(stderr, "perfsift %s: %s already exists (--force replaces it, "
+                "--append adds to it)\n", cmd, path);
+        return -1;
+    }
+    d->is_new = !(exists && append);
+    if (make_tmp(d, !d->is_new, &st) < 0)
+        goto fail;
+    if (sqlite3_open_v2(d->tmp, &d->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+        db_error(d, "cannot open");
+        goto fail;
+    }
+    if (!d->is_new && sqdb_max_id(d, "samples") < 0)
+        goto fail;      /* not a database this command wrote */
+    if (sqdb_exec(d, "PRAGMA journal_mode = OFF") < 0 ||
+        sqdb_exec(d, "PRAGMA synchronous = OFF") < 0 ||
+        sqdb_exec(d, "BEGIN") < 0)
+        goto fail;
+    return 0;
+fail:
+    sqdb_abort(d);
+    return -1;
+}
+
+int sqdb_exec(sqdb *d, const char *sql)
+{
+    char *msg = NULL;
+
+    if (sqlite3_exec(d->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+        return 0;
+    fprintf(stderr, "perfsift %s: %s: %s\n", d->cmd, d->path, msg ? msg : "out of memory");
+    sqlite3_free(msg);
+    return -1;
+}
+
+int sqdb_section(sqdb *d, const char *name)
+{
+    static const char mark[] = "-- @section ";
+    const char *p = schema_sql, *end;
+    char *sql;
+    int rc;
+
+    while ((p = strstr(p, mark)) != NULL) {
+        p += sizeof(mark) - 1;
+        if (strncmp(p, name, strlen(name)) == 0 && p[strlen(name)] == '\n')
+            break;
+    }
+    if (p == NULL) {
+        fprintf(stderr, "perfsift %s: schema has no section '%s'\n", d->cmd, name);
+        return -1;
+    }
+    p += strlen(name);
+    end = strstr(p, mark);
+    if ((sql = strndup(p, end ? (size_t)(end - p) : strlen(p))) == NULL)
+        return db_error(d, "schema");
+    rc = sqdb_exec(d, sql);
+    free(sql);
+    return rc;
+}
+
+sqlite3_stmt *sqdb_prepare(sqdb *d, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+
+    if (sqlite3_prepare_v3(d->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK)
+        db_error(d, sql);
+    return st;
+}
+
+static int64_t one_int(sqdb *d, const char *sql, int *missing)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t v = -1;
+
+    if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        if (missing != NULL)
+            *missing = 1;
+        else
+            db_error(d, "cannot read the database");
+        return -1;
+    }
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+int64_t sqdb_max_id(sqdb *d, const char *table)
+{
+    char sql[128];
+
+    snprintf(sql, sizeof(sql), "SELECT coalesce(max(id), 0) FROM %s", table);
+    return one_int(d, sql, NULL);
+}
+
+int sqdb_prepare_tables(sqdb *d, const sqdb_table *t, size_t n, sqlite3_stmt **st,
+                        int64_t *last)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if ((st[i] = sqdb_prepare(d, t[i].insert)) == NULL ||
+            (last[i] = sqdb_max_id(d, t[i].name)) < 0)
+            return -1;
+    return 0;
+}
+
+int sqdb_empty(sqdb *d, const char *table)
+{
+    char sql[128];
+    int missing = 0;
+    int64_t n;
+
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM (SELECT 1 FROM %s LIMIT 1)", table);
+    n = one_int(d, sql, &missing);
+    return missing ? -1 : n == 0;
+}
+
+int sqdb_row(sqdb *d, sqlite3_stmt *st, const char *types, ...)
+{
+    va_list ap;
+    int i, rc = SQLITE_OK;
+
+    va_start(ap, types);
+    for (i = 1; types[i - 1] && rc == SQLITE_OK; i++) {
+        const char *s;
+        const void *b;
+
+        switch (types[i - 1]) {
+        case 'i': rc = sqlite3_bind_int64(st, i, va_arg(ap, int64_t)); break;
+        case 'u': rc = sqlite3_bind_int64(st, i, (int64_t)va_arg(ap, uint64_t)); break;
+        case 'd': rc = sqlite3_bind_int64(st, i, va_arg(ap, int)); break;
+        case 'n': rc = sqlite3_bind_null(st, i); break;
+        case 'o': {
+            uint64_t v = va_arg(ap, uint64_t);
+
+            rc = v == UINT64_MAX ? sqlite3_bind_null(st, i) : sqlite3_bind_int64(st, i, (int64_t)v);
+            break;
+        }
+        case 't':
+            s = va_arg(ap, const char *);
+            rc = s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+            break;
+        case 'b':
+            b = va_arg(ap, const void *);
+            rc = sqlite3_bind_blob64(st, i, b, va_arg(ap, size_t), SQLITE_STATIC);
+            break;
+        default: rc = SQLITE_MISUSE; break;
+        }
+    }
+    va_end(ap);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE)
+        return 0;
+    return db_error(d, "cannot insert");
+}
+
+static int drop(sqdb *d, const char *table)
+{
+    char sql[128];
+
+    snprintf(sql, sizeof(sql), "DROP VIEW IF EXISTS %s_view; DROP TABLE IF EXISTS %s",
+             table, table);
+    return sqdb_exec(d, sql);
+}
+
+/* export-to-sqlite's trace_end(): its empty tables go, with their views */
+static int drop_empty(sqdb *d)
+{
+    static const char *const power[] = { "mwait", "pwre", "exstop", "pwrx" };
+    size_t i;
+    int rc = 0, all = 1;
+
+    if (sqdb_empty(d, "ptwrite") == 1)
+        rc |= drop(d, "ptwrite");
+    for (i = 0; i < 4; i++)
+        all &= sqdb_empty(d, power[i]) == 1;
+    if (all) {
+        rc |= sqdb_exec(d, "DROP VIEW IF EXISTS power_events_view");
+        for (i = 0; i < 4; i++)
+            rc |= drop(d, power[i]);
+        if (sqdb_empty(d, "cbr") == 1)
+            rc |= drop(d, "cbr");
+    }
+    if (sqdb_empty(d, "context_switches") == 1)
+        rc |= drop(d, "context_switches");
+    return rc;
+}
+
+static void close_db(sqdb *d)
+{
+    sqlite3_stmt *st;
+
+    if (d->db == NULL)
+        return;
+    while ((st = sqlite3_next_stmt(d->db, NULL)) != NULL)
+        sqlite3_finalize(st);
+    sqlite3_close(d->db);
+    d->db = NULL;
+}
+
+int sqdb_commit(sqdb *d)
+{
+    int fd, ok;
+
+    if (drop_empty(d) < 0 || sqdb_exec(d, "COMMIT") < 0) {
+        sqdb_abort(d);
+        return -1;
+    }
+    close_db(d);
+    /* the rename must not publish a file whose bytes are still in flight */
+    ok = (fd = open(d->tmp, O_RDONLY)) >= 0 && fsync(fd) == 0;
+    if (fd >= 0 && close(fd) < 0)
+        ok = 0;
+    if (!ok || rename(d->tmp, d->path) < 0) {
+        fprintf(stderr, "perfsift %s: cannot write %s: %s\n", d->cmd, d->path, strerror(errno));
+        sqdb_abort(d);
+        return -1;
+    }
+    live_tmp = NULL;
+    free(d->tmp);
+    d->tmp = NULL;
+    return 0;
+}
+
+void sqdb_abort(sqdb *d)
+{
+    close_db(d);
+    if (d->tmp != NULL) {
+        unlink(d->tmp);
+        live_tmp = NULL;
+        free(d->tmp);
+        d->tmp = NULL;
+    }
+}

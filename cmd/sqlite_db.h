@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sqlite_db.h - the database file `perfsift sqlite` writes: a temp file
+ * beside the target (a copy of it with --append), the schema's sections
+ * (schemas/sqlite.sql, embedded at build time), one transaction, prepared
+ * inserts, and the rename that makes it appear whole. An error or SIGINT/
+ * SIGTERM/SIGHUP removes the temp file; the target is never touched then.
+ */
+#ifndef PS_CMD_SQLITE_DB_H
+#define PS_CMD_SQLITE_DB_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+typedef struct sqdb {
+    const char *cmd;
+    const char *path;           /* the target */
+    char       *tmp;            /* owned: the file being written */
+    sqlite3    *db;
+    int         is_new;         /* no database was there before (no --append) */
+} sqdb;
+
+/**
+ * Create the temp file (with append, a copy of an existing path) and open
+ * it in one transaction. An existing path is refused unless force or append.
+ * @return 0, or -1 (message printed, nothing left behind)
+ */
+int  sqdb_open(sqdb *d, const char *cmd, const char *path, int append, int force);
+/** Run the schema section called name ("create", "fill", "finish"). 0 or -1 */
+int  sqdb_section(sqdb *d, const char *name);
+/** Run one statement. 0 or -1 (printed) */
+int  sqdb_exec(sqdb *d, const char *sql);
+/** Prepare a statement kept for the run. NULL on error (printed). */
+sqlite3_stmt *sqdb_prepare(sqdb *d, const char *sql);
+/** A table rows go into: its name and INSERT statement. */
+typedef struct sqdb_table { const char *name, *insert; } sqdb_table;
+/**
+ * Prepare the INSERT of each of the n tables into st[] and read their
+ * largest ids into last[] (new ids continue from there). 0, or -1 (printed).
+ */
+int  sqdb_prepare_tables(sqdb *d, const sqdb_table *t, size_t n, sqlite3_stmt **st,
+                         int64_t *last);
+/** The largest id of table (0 when empty); -1 on error (printed). */
+int64_t sqdb_max_id(sqdb *d, const char *table);
+/** 1 when the table has no rows, 0 when it has, -1 when it does not exist. */
+int  sqdb_empty(sqdb *d, const char *table);
+
+/**
+ * Bind values to st by type letters and run it: 'i' int64_t, 'u' uint64_t
+ * (stored as its two's complement int64, as perf's export does), 'd' int
+ * (as int64), 'o' uint64_t where UINT64_MAX means NULL, 't' const char *
+ * (NULL: SQL NULL), 'n' a NULL, 'b' a blob
+ * (const void *, size_t). 0, or -1 (printed).
+ */
+int  sqdb_row(sqdb *d, sqlite3_stmt *st, const char *types, ...);
+
+/** Drop the empty tables export-to-sqlite drops, commit, close, rename. 0/-1 */
+int  sqdb_commit(sqdb *d);
+/** Close and remove the temp file (after an error). Accepts a closed d. */
+void sqdb_abort(sqdb *d);
+
+#endif /* PS_CMD_SQLITE_DB_H */

@@ -1,0 +1,680 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sqlite_export.c - export-to-sqlite.py's rows (sqlite_export.h), as perf
+ * 6.1's db-export layer makes them while `perf script -s` walks a capture:
+ *
+ * - Ids are handed out on first export, per table, in perf's order: for a
+ *   sample its event, the machine, its process's main thread and that
+ *   thread's exec comm, the thread and its current comm, then the dso and
+ *   symbol of the ip, those of each call chain entry root first (with the
+ *   call path nodes), those of the sample's addr, and the sample itself.
+ * - A comm row is perf's struct comm: one per entry of a thread's comm
+ *   history, so a comm name repeats for each thread that had it.
+ * - An address with a map but no symbol gets perf's zero-size "unknown"
+ *   symbol at that address (the map-relative one for the sample's ip and
+ *   addr, the raw one for call chain entries, as perf passes them).
+ * - Threads are perf's thread objects: an incarnation of the machine model,
+ *   or for a tid no record named the one perf makes on the sample (comm
+ *   ":TID"), together with its process leader.
+ * - Tracepoint samples are exported too (perf's script gets them through
+ *   its tracepoint handlers instead, which export-to-sqlite.py ignores), so
+ *   their fields have a sample to belong to (sqlite_tp.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "sqlite_export.h"
+#include "../libparse/sym_buildid.h"
+#include "../libparse/sym_elf.h"
+#include "../libparse/symtree.h"
+
+#define NOW UINT64_MAX                  /* perf's view: the records so far */
+#define PERF_MEM_DATA_SRC_NONE 0x5080021
+
+/* --- a hash map from three words to an id (0: absent) ---------------------- */
+
+typedef struct k3 { uint64_t a, b, c; int64_t id; } k3;
+typedef struct k3map { k3 *e; size_t cap, nr; } k3map;
+
+static size_t k3_slot(const k3map *m, uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t h = ((a * UINT64_C(0x9e3779b97f4a7c15)) ^ b) * UINT64_C(0xff51afd7ed558ccd) ^ c;
+    size_t i;
+
+    h = (h ^ (h >> 31)) * UINT64_C(0xc4ceb9fe1a85ec53);
+    for (i = (h ^ (h >> 29)) & (m->cap - 1); m->e[i].id != 0; i = (i + 1) & (m->cap - 1))
+        if (m->e[i].a == a && m->e[i].b == b && m->e[i].c == c)
+            break;
+    return i;
+}
+
+static int64_t k3_get(const k3map *m, uint64_t a, uint64_t b, uint64_t c)
+{
+    return m->cap ? m->e[k3_slot(m, a, b, c)].id : 0;
+}
+
+static int k3_put(k3map *m, uint64_t a, uint64_t b, uint64_t c, int64_t id)
+{
+    size_t i;
+
+    if ((m->nr + 1) * 2 > m->cap) {
+        k3map g = { calloc(m->cap ? m->cap * 2 : 1024, sizeof(k3)), m->cap ? m->cap * 2 : 1024, 0 };
+
+        if (g.e == NULL)
+            return -1;
+        for (i = 0; i < m->cap; i++)
+            if (m->e[i].id != 0)
+                g.e[k3_slot(&g, m->e[i].a, m->e[i].b, m->e[i].c)] = m->e[i];
+        g.nr = m->nr;
+        free(m->e);
+        *m = g;
+    }
+    i = k3_slot(m, a, b, c);
+    m->e[i] = (k3){ a, b, c, id };
+    m->nr++;
+    return 0;
+}
+
+/* --- state ------------------------------------------------------------------ */
+
+typedef struct xthread {
+    const ps_thread *th;        /* NULL: made by perf for a sample's unknown tid */
+    uint32_t pid, tid;
+    int64_t  id;                /* threads.id, 0 until exported */
+    int64_t *comm_ids;          /* owned: per entry of th->comms, 0 until exported */
+    size_t   nr_comm_ids;
+} xthread;
+
+enum { T_EVSEL, T_MACHINE, T_THREAD, T_COMM, T_COMM_THREAD, T_DSO, T_SYMBOL,
+       T_CALL_PATH, T_SAMPLE, T_SWITCH, NR_TABLES };
+
+static const sqdb_table tables[NR_TABLES] = {
+    [T_EVSEL]       = { "selected_events", "INSERT INTO selected_events VALUES (?,?)" },
+    [T_MACHINE]     = { "machines", "INSERT INTO machines VALUES (?,?,?)" },
+    [T_THREAD]      = { "threads", "INSERT INTO threads VALUES (?,?,?,?,?)" },
+    [T_COMM]        = { "comms", "INSERT INTO comms (id, comm, c_thread_id, c_time, exec_flag)"
+                                 " VALUES (?,?,?,?,?)" },
+    [T_COMM_THREAD] = { "comm_threads", "INSERT INTO comm_threads VALUES (?,?,?)" },
+    [T_DSO]         = { "dsos", "INSERT INTO dsos VALUES (?,?,?,?,?)" },
+    [T_SYMBOL]      = { "symbols", "INSERT INTO symbols VALUES (?,?,?,?,?,?)" },
+    [T_CALL_PATH]   = { "call_paths", "INSERT INTO call_paths VALUES (?,?,?,?)" },
+    [T_SAMPLE]      = { "samples", "INSERT INTO samples VALUES "
+                                   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
+    [T_SWITCH]      = { "context_switches",
+                        "INSERT INTO context_switches VALUES (?,?,?,?,?,?,?,?,?)" },
+};
+
+struct sqx {
+    sqdb         *d;
+    const char   *symfs;
+    ps_resolver  *res;
+    const ps_features *feat;
+    sqlite3_stmt *st[NR_TABLES];
+    int64_t       last[NR_TABLES];  /* the last id given in each table */
+    int64_t       machine_id;       /* 0 until the first export */
+    int64_t       root_path;        /* call_paths id of the root, 0 until made */
+    int           comm_exec;        /* some event has attr.comm_exec */
+    int64_t      *evsel_ids;        /* owned: by evsel idx */
+    size_t        nr_evsel_ids;
+    xthread      *threads;          /* owned */
+    size_t        nr_threads, cap_threads;
+    k3map         thread_idx;       /* thread key -> index + 1 */
+    k3map         dsos;             /* dso name pointer -> dsos.id */
+    k3map         syms;             /* symbol key -> symbols.id */
+    k3map         paths;            /* (parent, symbol, ip) -> call_paths.id */
+    k3map         fork_time;        /* forked thread -> its FORK's sample time */
+};
+
+sqx *sqx_new(sqdb *d, const char *symfs)
+{
+    sqx *x = calloc(1, sizeof(*x));
+
+    if (x == NULL) {
+        fprintf(stderr, "perfsift %s: out of memory\n", d->cmd);
+        return NULL;
+    }
+    x->d = d;
+    x->symfs = symfs ? symfs : "";
+    if (sqdb_prepare_tables(d, tables, NR_TABLES, x->st, x->last) < 0) {
+        sqx_free(x);
+        return NULL;
+    }
+    return x;
+}
+
+void sqx_free(sqx *x)
+{
+    size_t i;
+
+    if (x == NULL)
+        return;
+    for (i = 0; i < x->nr_threads; i++)
+        free(x->threads[i].comm_ids);
+    free(x->threads);
+    free(x->evsel_ids);
+    free(x->thread_idx.e);
+    free(x->dsos.e);
+    free(x->syms.e);
+    free(x->paths.e);
+    free(x->fork_time.e);
+    free(x);
+}
+
+void sqx_begin(sqx *x, walk *w)
+{
+    x->res = walk_resolver(w);
+    x->feat = ps_session_features(walk_session(w));
+}
+
+static int oom(sqx *x)
+{
+    fprintf(stderr, "perfsift %s: out of memory\n", x->d->cmd);
+    return -1;
+}
+
+static int64_t next_id(sqx *x, int t)
+{
+    return ++x->last[t];
+}
+
+/* --- events and the machine ------------------------------------------------- */
+
+int64_t sqx_evsel_id(const sqx *x, const ps_evsel *e)
+{
+    return e->idx < x->nr_evsel_ids ? x->evsel_ids[e->idx] : 0;
+}
+
+static int64_t export_evsel(sqx *x, const ps_evsel *e)
+{
+    int64_t id;
+
+    if ((id = sqx_evsel_id(x, e)) != 0)
+        return id;
+    if (e->idx >= x->nr_evsel_ids) {
+        size_t n = x->nr_evsel_ids;
+
+        if (ps_grow((void **)&x->evsel_ids, &x->nr_evsel_ids, e->idx + 1, sizeof(int64_t)) < 0)
+            return oom(x);
+        memset(x->evsel_ids + n, 0, (x->nr_evsel_ids - n) * sizeof(int64_t));
+    }
+    id = x->evsel_ids[e->idx] = next_id(x, T_EVSEL);
+    return sqdb_row(x->d, x->st[T_EVSEL], "it", id, e->name) < 0 ? -1 : id;
+}
+
+int64_t sqx_machine_id(sqx *x)
+{
+    if (x->machine_id != 0)
+        return x->machine_id;
+    x->machine_id = next_id(x, T_MACHINE);
+    /* the host: perf's HOST_KERNEL_ID and no root directory */
+    return sqdb_row(x->d, x->st[T_MACHINE], "idt", x->machine_id, -1, "") < 0 ? -1
+                                                                             : x->machine_id;
+}
+
+uint64_t sqx_has_machine(const sqx *x)
+{
+    return x->machine_id != 0 ? (uint64_t)x->machine_id : UINT64_MAX;
+}
+
+/* --- threads and comms ------------------------------------------------------ */
+
+/* index of the thread (th, or perf's own one for tid when th is NULL) */
+static long thread_of(sqx *x, const ps_thread *th, uint32_t pid, uint32_t tid)
+{
+    uint64_t a = th ? (uint64_t)(uintptr_t)th : tid, b = th ? 0 : 1;
+    int64_t i = k3_get(&x->thread_idx, a, b, 0);
+    xthread *t;
+
+    if (i != 0)
+        return (long)i - 1;
+    if (ps_grow((void **)&x->threads, &x->cap_threads, x->nr_threads + 1, sizeof(xthread)) < 0 ||
+        k3_put(&x->thread_idx, a, b, 0, (int64_t)x->nr_threads + 1) < 0)
+        return oom(x);
+    t = &x->threads[x->nr_threads];
+    memset(t, 0, sizeof(*t));
+    t->th = th;
+    t->pid = th && th->pid != UINT32_MAX ? th->pid : pid;
+    t->tid = tid;
+    return (long)x->nr_threads++;
+}
+
+/* machine__find_thread(): a model thread, or one perf made for a sample */
+static long find_thread(sqx *x, uint32_t pid, uint32_t tid)
+{
+    const ps_thread *th = ps_machine__thread(ps_resolver__machine(x->res), pid, tid, NOW);
+    int64_t i;
+
+    if (th != NULL)
+        return thread_of(x, th, pid, tid);
+    i = k3_get(&x->thread_idx, tid, 1, 0);
+    return i != 0 ? (long)i - 1 : -2;
+}
+
+/* machine__findnew_thread() for a sample: perf makes an unknown tid, and
+ * (thread__init_maps) its process leader */
+static long sample_thread(sqx *x, uint32_t pid, uint32_t tid)
+{
+    long t = find_thread(x, pid, tid);
+
+    if (t == -2 && (t = thread_of(x, NULL, pid, tid)) >= 0 && pid != tid &&
+        pid != UINT32_MAX && find_thread(x, pid, pid) == -2 &&
+        thread_of(x, NULL, pid, pid) < 0)
+        return -1;
+    if (t >= 0 && x->threads[t].pid == UINT32_MAX)
+        x->threads[t].pid = pid;
+    return t;
+}
+
+/* thread__main_thread(): -2 when there is none */
+static long main_thread(sqx *x, long t)
+{
+    const xthread *th = &x->threads[t];
+
+    if (th->pid == th->tid)
+        return t;
+    if (th->pid == UINT32_MAX)
+        return -2;
+    return find_thread(x, th->pid, th->pid);
+}
+
+static size_t nr_comms(const xthread *t)
+{
+    return t->th ? t->th->nr_comms : 1;
+}
+
+/* thread__exec_comm(), or thread__comm() when no event has comm_exec */
+static size_t exec_comm(const sqx *x, const xthread *t)
+{
+    size_t i, n = nr_comms(t);
+
+    if (!x->comm_exec || t->th == NULL)
+        return n - 1;
+    for (i = n; i-- > 0;)
+        if (t->th->comms[i].exec)
+            return i;
+    /* the oldest, unless it is a forked main thread's inherited one */
+    if (n >= 2 && t->th->comms[0].time == 0 && t->pid == t->tid)
+        return 1;
+    return 0;
+}
+
+static int export_thread(sqx *x, long t, long main)
+{
+    xthread *th = &x->threads[t];
+
+    if (th->id != 0)
+        return 0;
+    th->id = next_id(x, T_THREAD);
+    return sqdb_row(x->d, x->st[T_THREAD], "iiidd", th->id, sqx_machine_id(x),
+                    main >= 0 ? x->threads[main].id : 0, (int)th->pid, (int)th->tid);
+}
+
+static int comm_thread(sqx *x, int64_t comm_id, long t)
+{
+    return sqdb_row(x->d, x->st[T_COMM_THREAD], "iii", next_id(x, T_COMM_THREAD), comm_id,
+                    x->threads[t].id);
+}
+
+/* entry i of thread t's comm history: its comms row */
+static int64_t export_comm(sqx *x, long t, size_t i)
+{
+    xthread *th = &x->threads[t];
+    char fake[16];
+    const char *name = fake;
+    uint64_t time = 0;
+    int exec = 0;
+    int64_t id;
+
+    if (i >= th->nr_comm_ids) {
+        size_t n = th->nr_comm_ids;
+
+        if (ps_grow((void **)&th->comm_ids, &th->nr_comm_ids, i + 1, sizeof(int64_t)) < 0)
+            return oom(x);
+        memset(th->comm_ids + n, 0, (th->nr_comm_ids - n) * sizeof(int64_t));
+    }
+    if (th->comm_ids[i] != 0)
+        return th->comm_ids[i];
+    if (th->th != NULL) {
+        name = th->th->comms[i].comm;
+        time = th->th->comms[i].time;
+        exec = th->th->comms[i].exec;
+        /* the comm a fork inherits starts at the FORK record's sample
+         * time in perf (the model keeps the record's own time field) */
+        if (i == 0 && time == th->th->start_time && th->th->ppid != UINT32_MAX) {
+            int64_t ft = k3_get(&x->fork_time, (uintptr_t)th->th, 0, 0);
+
+            time = ft != 0 ? (uint64_t)ft : time;
+        }
+    } else {
+        snprintf(fake, sizeof(fake), ":%d", (int)th->tid);
+    }
+    id = th->comm_ids[i] = next_id(x, T_COMM);
+    return sqdb_row(x->d, x->st[T_COMM], "itiud", id, name, th->id, time, exec) < 0 ? -1 : id;
+}
+
+/* db_export__exec_comm(): an exec comm has one main thread, recorded in
+ * comm_threads when the comm is first exported (other threads of the
+ * process get theirs when they are) */
+static int64_t export_exec_comm(sqx *x, long main)
+{
+    size_t i = exec_comm(x, &x->threads[main]);
+    int64_t id;
+
+    if (i < x->threads[main].nr_comm_ids && x->threads[main].comm_ids[i] != 0)
+        return x->threads[main].comm_ids[i];
+    if ((id = export_comm(x, main, i)) < 0 || comm_thread(x, id, main) < 0)
+        return -1;
+    return id;
+}
+
+/* db_export__threads(): *comm_id is the main thread's exec comm (or 0) */
+static int export_threads(sqx *x, long t, long main, int64_t *comm_id)
+{
+    *comm_id = 0;
+    if (main >= 0) {
+        if (export_thread(x, main, main) < 0 || (*comm_id = export_exec_comm(x, main)) < 0)
+            return -1;
+    }
+    if (t != main) {
+        int new_thread = x->threads[t].id == 0;
+
+        if (export_thread(x, t, main) < 0 ||
+            (*comm_id != 0 && new_thread && comm_thread(x, *comm_id, t) < 0))
+            return -1;
+    }
+    return export_comm(x, t, nr_comms(&x->threads[t]) - 1) < 0 ? -1 : 0;
+}
+
+/* --- dsos and symbols --------------------------------------------------------- */
+
+/* dso__set_basename(): "[...]" names stay, perf-PID.map is "[JIT] tid PID" */
+static const char *dso_short_name(const char *name, char *buf, size_t size)
+{
+    const char *slash = strrchr(name, '/');
+    int pid;
+
+    if (name[0] == '[')
+        return name;
+    if (sscanf(name, "/tmp/perf-%d.map", &pid) == 1) {
+        snprintf(buf, size, "[JIT] tid %d", pid);
+        return buf;
+    }
+    return slash ? slash + 1 : name;
+}
+
+/* the build-id perf's dso has when it is exported: the capture's (MMAP2
+ * or BUILD_ID feature), else the one dso__load() read from the file */
+static void dso_build_id(sqx *x, const ps_frame *f, char *hex)
+{
+    uint8_t bid[PS_BUILD_ID_MAX];
+    size_t size = 0;
+    int n;
+
+    hex[0] = '\0';
+    if (ps_build_id__expected(bid, &size, x->feat, f->map, f->r.dso) ||
+        ps_build_id__expected(bid, &size, x->feat, NULL, f->map->filename)) {
+        ps_build_id__hex(hex, bid, size);
+    } else if (f->map->kind == PS_MAP_FILE && f->map->filename[0] == '/') {
+        char path[4096 + 256];
+
+        snprintf(path, sizeof(path), "%s%s", x->symfs, f->map->filename);
+        if ((n = ps_elf__file_build_id(path, bid)) > 0)
+            ps_build_id__hex(hex, bid, (size_t)n);
+    }
+}
+
+static int64_t export_dso(sqx *x, const ps_frame *f)
+{
+    int64_t id = k3_get(&x->dsos, (uintptr_t)f->r.dso, 0, 0);
+    const char *long_name = f->r.dso;
+    char hex[2 * PS_BUILD_ID_MAX + 1], jit[32];
+
+    if (id != 0)
+        return id;
+    id = next_id(x, T_DSO);
+    if (k3_put(&x->dsos, (uintptr_t)f->r.dso, 0, 0, id) < 0)
+        return oom(x);
+    if (f->map->kind == PS_MAP_MODULE)
+        long_name = f->map->filename;   /* the module's path, name "[mod]" */
+    dso_build_id(x, f, hex);
+    if (sqdb_row(x->d, x->st[T_DSO], "iittt", id, sqx_machine_id(x),
+                 dso_short_name(f->r.dso, jit, sizeof(jit)), long_name, hex) < 0)
+        return -1;
+    return id;
+}
+
+static int symbol_row(sqx *x, int64_t id, int64_t dso_id, uint64_t start, uint64_t end,
+                      int binding, const char *name)
+{
+    return sqdb_row(x->d, x->st[T_SYMBOL], "iiuudt", id, dso_id, start, end, binding, name);
+}
+
+/* a symbol's STB_* binding: resolved symbols are symtree nodes */
+static int sym_binding(const ps_sym *s)
+{
+    return ((const ps_sym_node *)(const void *)s)->binding;
+}
+
+/*
+ * db_ids_from_al() for a frame: its dso and symbol (a real one, an inlined
+ * function's, or perf's "unknown" one at addr), the offset into it.
+ * Nothing when the frame has no map.
+ */
+static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
+                     int64_t *sym_id, uint64_t *off)
+{
+    const ps_sym *s = f->r.sym;
+    uint64_t a, b, c, start = addr, end = addr;
+    const char *name = "unknown";
+    int binding = 0;
+    int64_t id;
+
+    *dso_id = *sym_id = 0;
+    *off = 0;
+    if (f->map == NULL || strcmp(f->r.dso, "[unknown]") == 0)
+        return 0;
+    if ((*dso_id = export_dso(x, f)) < 0)
+        return -1;
+    if (f->inl != NULL && s != NULL) {
+        a = (uint64_t)*dso_id; b = f->ip; c = (uintptr_t)f->inl;
+    } else if (s != NULL) {
+        a = (uintptr_t)s; b = 0; c = 0;
+    } else {
+        a = (uint64_t)*dso_id; b = addr; c = 1;
+    }
+    if (s != NULL) {
+        start = s->start;
+        end = s->end;
+        binding = sym_binding(s);
+        name = f->inl != NULL ? f->inl : s->name;
+    }
+    *off = f->r.rel - start;
+    if ((*sym_id = k3_get(&x->syms, a, b, c)) != 0)
+        return 0;
+    id = *sym_id = next_id(x, T_SYMBOL);
+    if (k3_put(&x->syms, a, b, c, id) < 0)
+        return oom(x);
+    return symbol_row(x, id, *dso_id, start, end, binding, name);
+}
+
+/* --- call paths ------------------------------------------------------------------ */
+
+static int64_t call_path(sqx *x, int64_t parent, int64_t sym_id, uint64_t ip)
+{
+    int64_t id = k3_get(&x->paths, (uint64_t)parent, (uint64_t)sym_id, ip);
+
+    if (id != 0)
+        return id;
+    id = next_id(x, T_CALL_PATH);
+    if (k3_put(&x->paths, (uint64_t)parent, (uint64_t)sym_id, ip, id) < 0)
+        return oom(x);
+    return sqdb_row(x->d, x->st[T_CALL_PATH], "iiiu", id, parent, sym_id, ip) < 0 ? -1 : id;
+}
+
+/* call_path_from_sample(): the chain root first into the tree; its leaf */
+static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+    const ps_frame *frames;
+    int64_t cp, dso_id, sym_id;
+    uint64_t off;
+    size_t i, n;
+
+    if (!walk_use_callchain(w) || !(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
+        return 0;
+    n = ps_resolver__frames(x->res, smp, ev->evsel->attr.branch_sample_type,
+                            walk_max_stack(w), &frames);
+    if (n == 0)
+        return 0;
+    if (x->root_path == 0 && (x->root_path = call_path(x, 0, 0, 0)) < 0)
+        return -1;
+    for (cp = x->root_path, i = n; i-- > 0;) {
+        if (frame_ids(x, &frames[i], frames[i].ip, &dso_id, &sym_id, &off) < 0)
+            return -1;
+        /* perf tells frames with a symbol apart by it alone */
+        if ((cp = call_path(x, cp, sym_id, sym_id ? 0 : frames[i].ip)) < 0)
+            return -1;
+    }
+    return cp;
+}
+
+/* --- samples -------------------------------------------------------------------- */
+
+/* sample_addr_correlates_sym(): page faults and BTS have a symbol at addr */
+static int addr_has_symbol(const ps_attr *a)
+{
+    if (a->type == PERF_TYPE_SOFTWARE)
+        return a->config == PERF_COUNT_SW_PAGE_FAULTS ||
+               a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+               a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ;
+    return a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS &&
+           a->sample_period == 1 && !ps_attr_flag(a, PS_ATTR_FREQ);
+}
+
+/*
+ * thread__resolve() of the sample's addr: in the sample's cpumode, then in
+ * the one the address implies (perf_env__single_address_space() holds on
+ * every arch but sparc, so thread__find_map_fb() falls back).
+ */
+static void addr_frame(sqx *x, const ps_sample *smp, unsigned cpumode, ps_frame *f)
+{
+    unsigned mode = smp->addr >= ps_machine__kernel_start(ps_resolver__machine(x->res))
+                    ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+
+    ps_resolver__addr(x->res, smp->pid, smp->tid, smp->time, cpumode, smp->addr, f);
+    if (f->map == NULL && mode != cpumode &&
+        (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_USER))
+        ps_resolver__addr(x->res, smp->pid, smp->tid, smp->time, mode, smp->addr, f);
+}
+
+static void update_comm_exec(sqx *x, ps_session *s)
+{
+    size_t i, n = ps_session_nr_evsels(s);
+
+    for (i = 0; i < n && !x->comm_exec; i++)
+        x->comm_exec = ps_attr_flag(&ps_session_evsel(s, i)->attr, PS_ATTR_COMM_EXEC);
+}
+
+int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t period,
+               int64_t *sample_id)
+{
+    const ps_sample *smp = &ev->u.sample;
+    unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+    int64_t evsel_id, comm_id, dso_id, sym_id, to_dso = 0, to_sym = 0, cp, id;
+    uint64_t off, to_off = 0, weight = smp->weight;
+    long t, main;
+    ps_frame f;
+
+    update_comm_exec(x, walk_session(w));
+    if ((evsel_id = export_evsel(x, e)) < 0 || sqx_machine_id(x) < 0 ||
+        (t = sample_thread(x, smp->pid, smp->tid)) < 0 ||
+        (main = main_thread(x, t)) == -1 || export_threads(x, t, main, &comm_id) < 0)
+        return -1;
+    id = *sample_id = next_id(x, T_SAMPLE);
+    ps_resolver__addr(x->res, smp->pid, smp->tid, smp->time, cpumode, smp->ip, &f);
+    if (frame_ids(x, &f, f.r.rel, &dso_id, &sym_id, &off) < 0 ||
+        (cp = sample_call_path(x, w, ev)) < 0)
+        return -1;
+    if ((smp->sample_type & PERF_SAMPLE_ADDR) && addr_has_symbol(&e->attr)) {
+        addr_frame(x, smp, cpumode, &f);
+        if (frame_ids(x, &f, f.r.rel, &to_dso, &to_sym, &to_off) < 0)
+            return -1;
+    }
+    if (smp->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
+        weight &= 0xffffffff;           /* perf keeps var1_dw as the weight */
+    return sqdb_row(x->d, x->st[T_SAMPLE], "iiiiiiiuuudiiuuuuuuddiuud",
+                    id, evsel_id, x->machine_id, x->threads[t].id, comm_id, dso_id, sym_id,
+                    off, smp->ip,
+                    (smp->sample_type & PERF_SAMPLE_TIME) ? smp->time : UINT64_MAX,
+                    (int)smp->cpu, to_dso, to_sym, to_off, smp->addr, period, weight,
+                    smp->transaction,
+                    (smp->sample_type & PERF_SAMPLE_DATA_SRC) ? smp->data_src
+                                                              : PERF_MEM_DATA_SRC_NONE,
+                    /* branch_type, in_tx, insn/cyc counts and flags come
+                     * from decoding branch traces (Intel PT): always 0 */
+                    0, 0, cp, (uint64_t)0, (uint64_t)0, 0);
+}
+
+/* --- context switches -------------------------------------------------------------- */
+
+/* db_export__pid_tid(): a known thread with a comm, exported */
+static int switch_side(sqx *x, uint32_t pid, uint32_t tid, int64_t *th_id, int64_t *comm_id,
+                       int *idle)
+{
+    long t = find_thread(x, pid, tid), main;
+
+    if (t == -1)
+        return -1;
+    if (t < 0 || x->threads[t].th == NULL || !x->threads[t].th->comm_set)
+        return 0;
+    *idle = x->threads[t].pid == 0 && x->threads[t].tid == 0;
+    if ((main = main_thread(x, t)) == -1 || export_threads(x, t, main, comm_id) < 0)
+        return -1;
+    *th_id = x->threads[t].id;
+    return 0;
+}
+
+static int note_fork(sqx *x, const ps_event *ev)
+{
+    const ps_thread *th;
+
+    if (!ev->has_sample_id || !(ev->sample_id.present & PERF_SAMPLE_TIME) ||
+        ev->sample_id.time == 0 ||
+        (th = ps_machine__thread(ps_resolver__machine(x->res), ev->u.fork.pid,
+                                 ev->u.fork.tid, NOW)) == NULL ||
+        k3_get(&x->fork_time, (uintptr_t)th, 0, 0) != 0)
+        return 0;
+    return k3_put(&x->fork_time, (uintptr_t)th, 0, 0, (int64_t)ev->sample_id.time) < 0 ? oom(x)
+                                                                                     : 0;
+}
+
+int sqx_record(sqx *x, walk *w, const ps_event *ev)
+{
+    const ps_sample_id *sid = &ev->sample_id;
+    uint64_t has = ev->has_sample_id ? sid->present : 0;
+    int out = (ev->misc & PERF_RECORD_MISC_SWITCH_OUT) != 0;
+    int flags = out | (out && (ev->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? 2 : 0);
+    int64_t th[2] = { 0, 0 }, comm[2] = { 0, 0 };
+    int idle[2] = { 0, 0 }, a = out ? 0 : 1;
+
+    if (ev->type == PERF_RECORD_FORK)
+        return note_fork(x, ev);
+    if (ev->type != PERF_RECORD_SWITCH && ev->type != PERF_RECORD_SWITCH_CPU_WIDE)
+        return 0;
+    update_comm_exec(x, walk_session(w));
+    if (sqx_machine_id(x) < 0 ||
+        switch_side(x, (has & PERF_SAMPLE_TID) ? sid->pid : UINT32_MAX,
+                    (has & PERF_SAMPLE_TID) ? sid->tid : UINT32_MAX,
+                    &th[a], &comm[a], &idle[a]) < 0)
+        return -1;
+    if (ev->type == PERF_RECORD_SWITCH_CPU_WIDE &&
+        switch_side(x, ev->u.switch_cpu_wide.next_prev_pid, ev->u.switch_cpu_wide.next_prev_tid,
+                    &th[1 - a], &comm[1 - a], &idle[1 - a]) < 0)
+        return -1;
+    /* neither side traced, or one unknown and the other idle */
+    if ((th[0] == 0 || idle[0]) && (th[1] == 0 || idle[1]))
+        return 0;
+    return sqdb_row(x->d, x->st[T_SWITCH], "iiudiiiid", next_id(x, T_SWITCH), x->machine_id,
+                    (has & PERF_SAMPLE_TIME) ? sid->time : UINT64_MAX,
+                    (has & PERF_SAMPLE_CPU) ? (int)sid->cpu : -1,
+                    th[0], comm[0], th[1], comm[1], flags);
+}

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sqlite_tp.c - tracepoint fields as table rows (sqlite_tp.h). A table is
+ * made the first time its event has a sample: "tracepoint_" + system + "_"
+ * + event name (characters other than letters, digits and '_' become '_'),
+ * a sample_id column (samples.id; not "id": raw_syscalls:sys_enter has a
+ * field of that name) and one column per format field, in format
+ * order: integer, text for strings, blob for other arrays (the payload's
+ * bytes). With --append the table may be there already; fields it lacks
+ * are added as columns, so the same event from another kernel fits.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sqlite_tp.h"
+#include "../libparse/util.h"
+
+typedef struct tp_table {
+    const ps_tp_format *fmt;
+    sqlite3_stmt       *insert;
+} tp_table;
+
+struct sqtp {
+    sqdb     *d;
+    tp_table *tables;           /* owned */
+    size_t    nr, cap;
+};
+
+sqtp *sqtp_new(sqdb *d)
+{
+    sqtp *t = calloc(1, sizeof(*t));
+
+    if (t == NULL)
+        fprintf(stderr, "perfsift %s: out of memory\n", d->cmd);
+    else
+        t->d = d;
+    return t;
+}
+
+void sqtp_free(sqtp *t)
+{
+    if (t == NULL)
+        return;
+    free(t->tables);
+    free(t);
+}
+
+static const char *column_type(const ps_tp_field *f)
+{
+    if (f->flags & PS_TP_FIELD_STRING)
+        return "text";
+    return (f->flags & PS_TP_FIELD_ARRAY) ? "blob" : "integer";
+}
+
+static void table_name(char *buf, size_t size, const ps_tp_format *fmt)
+{
+    char *p;
+
+    snprintf(buf, size, "tracepoint_%s_%s", fmt->system, fmt->name);
+    for (p = buf; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_')
+            *p = '_';
+}
+
+/* 1 when table already has column name */
+static int has_column(sqdb *d, const char *table, const char *name)
+{
+    sqlite3_stmt *st;
+    int found = 0;
+
+    if (sqlite3_prepare_v2(d->db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?", -1,
+                           &st, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    found = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return found;
+}
+
+/* CREATE TABLE and the missing columns; the INSERT of every field */
+static sqlite3_stmt *make_table(sqdb *d, const ps_tp_format *fmt)
+{
+    size_t i, cap = 256 + (size_t)fmt->nr_fields * 80;
+    char table[256], *sql = malloc(cap), *p;
+    sqlite3_stmt *st = NULL;
+
+    table_name(table, sizeof(table), fmt);
+    if (sql == NULL)
+        return NULL;
+    snprintf(sql, cap, "CREATE TABLE IF NOT EXISTS \"%s\" "
+             "(sample_id integer NOT NULL PRIMARY KEY)", table);
+    if (sqdb_exec(d, sql) < 0)
+        goto done;
+    for (i = 0; i < fmt->nr_fields; i++) {
+        const ps_tp_field *f = &fmt->fields[i];
+
+        if (has_column(d, table, f->name))
+            continue;
+        snprintf(sql, cap, "ALTER TABLE \"%s\" ADD COLUMN \"%s\" %s", table, f->name,
+                 column_type(f));
+        if (sqdb_exec(d, sql) < 0)
+            goto done;
+    }
+    p = sql + snprintf(sql, cap, "INSERT INTO \"%s\" (sample_id", table);
+    for (i = 0; i < fmt->nr_fields; i++)
+        p += snprintf(p, cap - (size_t)(p - sql), ", \"%s\"", fmt->fields[i].name);
+    p += snprintf(p, cap - (size_t)(p - sql), ") VALUES (?");
+    for (i = 0; i < fmt->nr_fields; i++)
+        p += snprintf(p, cap - (size_t)(p - sql), ", ?");
+    snprintf(p, cap - (size_t)(p - sql), ")");
+    st = sqdb_prepare(d, sql);
+done:
+    free(sql);
+    return st;
+}
+
+static sqlite3_stmt *table_for(sqtp *t, const ps_tp_format *fmt)
+{
+    size_t i;
+
+    for (i = 0; i < t->nr; i++)
+        if (t->tables[i].fmt == fmt)
+            return t->tables[i].insert;
+    if (ps_grow((void **)&t->tables, &t->cap, t->nr + 1, sizeof(tp_table)) < 0) {
+        fprintf(stderr, "perfsift %s: out of memory\n", t->d->cmd);
+        return NULL;
+    }
+    t->tables[t->nr].fmt = fmt;
+    if ((t->tables[t->nr].insert = make_table(t->d, fmt)) == NULL)
+        return NULL;
+    return t->tables[t->nr++].insert;
+}
+
+static int bind_value(sqlite3_stmt *st, int col, const ps_tp_value *v)
+{
+    switch (v->kind) {
+    case PS_TP_VALUE_INT:
+        return sqlite3_bind_int64(st, col, (v->field->flags & PS_TP_FIELD_SIGNED) ? v->i
+                                                                              : (int64_t)v->u);
+    case PS_TP_VALUE_STRING:
+        return sqlite3_bind_text64(st, col, v->str, v->len, SQLITE_STATIC, SQLITE_UTF8);
+    default:
+        return sqlite3_bind_blob64(st, col, v->data, v->size, SQLITE_STATIC);
+    }
+}
+
+int sqtp_sample(sqtp *t, ps_session *s, const ps_event *ev, const ps_evsel *e,
+                int64_t sample_id)
+{
+    const ps_tp_format *fmt;
+    sqlite3_stmt *st;
+    ps_tp_value v;
+    ps_error err;
+    size_t i;
+    int rc = SQLITE_OK;
+
+    if (e->attr.type != PERF_TYPE_TRACEPOINT || !(ev->u.sample.sample_type & PERF_SAMPLE_RAW) ||
+        ps_tracepoint_format(&fmt, s, e, &err) < 0)
+        return 0;
+    if ((st = table_for(t, fmt)) == NULL)
+        return -1;
+    sqlite3_bind_int64(st, 1, sample_id);
+    for (i = 0; rc == SQLITE_OK && ps_tracepoint_value(&v, s, ev, i, &err) == PS_OK; i++)
+        rc = bind_value(st, (int)i + 2, &v);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc == SQLITE_DONE)
+        return 0;
+    fprintf(stderr, "perfsift %s: %s: cannot insert: %s\n", t->d->cmd, t->d->path,
+            sqlite3_errmsg(t->d->db));
+    return -1;
+}
