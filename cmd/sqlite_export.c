@@ -241,12 +241,18 @@ static long thread_of(sqx *x, const ps_thread *th, uint32_t pid, uint32_t tid)
 static long find_thread(sqx *x, uint32_t pid, uint32_t tid)
 {
     const ps_thread *th = ps_machine__thread(ps_resolver__machine(x->res), pid, tid, NOW);
-    int64_t i;
+    int64_t i = k3_get(&x->thread_idx, tid, 1, 0);
 
-    if (th != NULL)
-        return thread_of(x, th, pid, tid);
-    i = k3_get(&x->thread_idx, tid, 1, 0);
-    return i != 0 ? (long)i - 1 : -2;
+    if (th == NULL)
+        return i != 0 ? (long)i - 1 : -2;
+    /* a tid first seen in a sample, then named by a COMM: perf's thread
+     * object made for the sample takes the comm (a FORK makes a new one) */
+    if (i != 0 && x->threads[i - 1].th == NULL && th->ppid == UINT32_MAX &&
+        k3_get(&x->thread_idx, (uintptr_t)th, 0, 0) == 0) {
+        x->threads[i - 1].th = th;
+        return k3_put(&x->thread_idx, (uintptr_t)th, 0, 0, i) < 0 ? oom(x) : (long)i - 1;
+    }
+    return thread_of(x, th, pid, tid);
 }
 
 /* machine__findnew_thread() for a sample: perf makes an unknown tid, and
@@ -463,7 +469,7 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
                      int64_t *sym_id, uint64_t *off)
 {
     const ps_sym *s = f->r.sym;
-    uint64_t a, b, c, start = addr, end = addr;
+    uint64_t a, b, c, start, end;
     const char *name = "unknown";
     int binding = 0;
     int64_t id;
@@ -479,8 +485,14 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
     } else if (s != NULL) {
         a = (uintptr_t)s; b = 0; c = 0;
     } else {
-        a = (uint64_t)*dso_id; b = addr; c = 1;
+        /* perf's lookup at the map-relative address finds an "unknown"
+         * symbol made there before; a call chain entry then tries its
+         * raw address, and makes one there */
+        a = (uint64_t)*dso_id; b = f->r.rel; c = 1;
+        if (addr != f->r.rel && k3_get(&x->syms, a, b, c) == 0)
+            b = addr;
     }
+    start = end = b;
     if (s != NULL) {
         start = s->start;
         end = s->end;
