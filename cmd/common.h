@@ -86,7 +86,8 @@ int cmd_dump(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
-int cmd_sqlite(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_sqlite(int argc, char **argv);
+int cmd_json(int argc, char **argv);
 
 #endif /* PS_CMD_COMMON_H */

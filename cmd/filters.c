@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common.h"
 #include "filters.h"
 
 int filter_list_parse(filter_list *l, const char *arg)
@@ -129,6 +130,36 @@ int filter_time_parse(sample_filter *f, const char *arg)
         f->time_start = 0;
     f->has_time_range = 1;
     return 0;
+}
+
+int filter_option(sample_filter *f, const char *cmd, int c, const char *arg)
+{
+    filter_list *l;
+
+    switch (c) {
+    case OPT_FILTER_COMMS: l = &f->comms; break;
+    case OPT_FILTER_PIDS: l = &f->pids; break;
+    case OPT_FILTER_TIDS: l = &f->tids; break;
+    case 'C':
+        if (filter_cpus_parse(f, arg) < 0) {
+            cmd_usage_error(cmd, "bad cpu list '%s'", arg);
+            return -1;
+        }
+        return 1;
+    case OPT_FILTER_TIME:
+        if (filter_time_parse(f, arg) < 0) {
+            cmd_usage_error(cmd, "--time takes START,END in seconds, not '%s'", arg);
+            return -1;
+        }
+        return 1;
+    default:
+        return 0;
+    }
+    if (filter_list_parse(l, arg) < 0) {
+        fprintf(stderr, "perfsift %s: out of memory\n", cmd);
+        return -1;
+    }
+    return 1;
 }
 
 int filter_cpu_ok(const sample_filter *f, int64_t cpu)

@@ -25,6 +25,33 @@ typedef struct sample_filter {
     uint64_t       time_start, time_end;    /* ns, inclusive */
 } sample_filter;
 
+/* getopt_long codes of the filter options (FILTER_LONG_OPTS) */
+enum { OPT_FILTER_COMMS = 1100, OPT_FILTER_PIDS, OPT_FILTER_TIDS, OPT_FILTER_TIME };
+
+#define FILTER_LONG_OPTS \
+    { "comms", required_argument, NULL, OPT_FILTER_COMMS }, \
+    { "pid", required_argument, NULL, OPT_FILTER_PIDS }, \
+    { "pids", required_argument, NULL, OPT_FILTER_PIDS }, \
+    { "tid", required_argument, NULL, OPT_FILTER_TIDS }, \
+    { "tids", required_argument, NULL, OPT_FILTER_TIDS }, \
+    { "cpu", required_argument, NULL, 'C' }, \
+    { "time", required_argument, NULL, OPT_FILTER_TIME }
+
+#define FILTER_USAGE \
+"      --comms LIST      only these comms (comma-separated)\n" \
+"      --pid LIST        only these process ids\n" \
+"      --tid LIST        only these thread ids\n" \
+"  -C, --cpu LIST        only these cpus (e.g. 0-2,5)\n" \
+"      --time START,END  only samples in this time range (seconds; either\n" \
+"                        side may be empty)\n"
+
+/**
+ * Handle one filter option (getopt value c, 'C' included, with its
+ * argument): 1 if handled, 0 if not a filter option, -1 on a bad value
+ * (usage message printed for cmd).
+ */
+int  filter_option(sample_filter *f, const char *cmd, int c, const char *arg);
+
 /** Append the items of "a,b,c" to l. 0, or -1 out of memory. */
 int  filter_list_parse(filter_list *l, const char *arg);
 /** "0-2,5" into f->cpus. 0, or -1 on a bad list or out of memory. */

@@ -124,6 +124,11 @@ static size_t utf8_len(const unsigned char *p, size_t n)
     return len;
 }
 
+size_t info_json_utf8_len(const unsigned char *p, size_t n)
+{
+    return utf8_len(p, n);
+}
+
 /* n bytes of capture text, escaped reversibly (see the opening comment). */
 static json_t *text_n(const char *s, size_t n)
 {

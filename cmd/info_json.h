@@ -27,5 +27,8 @@ json_t *info_json_events(ps_session *s);     /* ps_evsel table */
 /* A string from a capture: valid UTF-8 kept, '\\' doubled, other bytes as
  * the text \xNN (reversible; schemas/info.schema.json). NULL -> null. */
 json_t *info_json_text(const char *s);
+/* Length of the valid UTF-8 sequence at p (n > 0 bytes left), 0 when the
+ * byte at p starts none: the test info_json_text() escapes by. */
+size_t info_json_utf8_len(const unsigned char *p, size_t n);
 
 #endif /* PS_CMD_INFO_JSON_H */

@@ -16,9 +16,10 @@ static const struct command {
     { "dump", cmd_dump, "every record decoded, one per line (--json: NDJSON)" },
     { "script", cmd_script, "samples as text, byte for byte what perf script prints" },
     { "folded", cmd_folded, "folded stacks for flame graphs (perf script | stackcollapse-perf.pl)" },
+    { "json", cmd_json, "JSON: every record, perf data convert --to-json's shape, speedscope" },
     { "flamegraph", cmd_flamegraph, "an interactive SVG flame graph (flamegraph.pl)" },
-    { "sqlite", cmd_sqlite, "an SQLite database, export-to-sqlite.py's schema and more" },
     { "diff", cmd_diff, "two profiles compared: folded counts side by side, differential flame graph" },
+    { "sqlite", cmd_sqlite, "an SQLite database, export-to-sqlite.py's schema and more" },
 };
 
 static void usage(FILE *out)

@@ -52,12 +52,7 @@ static const char usage_text[] =
 "      --show-bpf-events       also KSYMBOL, BPF_EVENT\n"
 "      --show-cgroup-events    also CGROUP\n"
 "      --show-text-poke-events also TEXT_POKE\n"
-"      --comms LIST      only these comms (comma-separated)\n"
-"      --pid LIST        only these process ids\n"
-"      --tid LIST        only these thread ids\n"
-"  -C, --cpu LIST        only these cpus (e.g. 0-2,5)\n"
-"      --time START,END  only samples in this time range (seconds; either\n"
-"                        side may be empty)\n"
+FILTER_USAGE
 "      --symfs DIR       look for binaries under DIR\n"
 "      --kallsyms FILE   kernel symbols from FILE\n"
 "      --no-demangle     print C++/Rust symbols as they are in the binary\n"
@@ -70,8 +65,7 @@ INPUT_USAGE
 "  perfsift script -G --ns --show-task-events perf.data\n";
 
 enum {
-    OPT_NS = 3000, OPT_MAX_STACK, OPT_COMMS, OPT_PIDS, OPT_TIDS, OPT_TIME,
-    OPT_SYMFS, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_RELTIME, OPT_DELTATIME, OPT_INLINE,
+    OPT_NS = 3000, OPT_MAX_STACK, OPT_SYMFS, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_RELTIME, OPT_DELTATIME, OPT_INLINE,
     OPT_NO_INLINE, OPT_SHOW_BASE
 };
 
@@ -91,13 +85,7 @@ static const struct option long_opts[] = {
     { "show-bpf-events", no_argument, NULL, OPT_SHOW_BASE + 6 },
     { "show-cgroup-events", no_argument, NULL, OPT_SHOW_BASE + 7 },
     { "show-text-poke-events", no_argument, NULL, OPT_SHOW_BASE + 8 },
-    { "comms", required_argument, NULL, OPT_COMMS },
-    { "pid", required_argument, NULL, OPT_PIDS },
-    { "pids", required_argument, NULL, OPT_PIDS },
-    { "tid", required_argument, NULL, OPT_TIDS },
-    { "tids", required_argument, NULL, OPT_TIDS },
-    { "cpu", required_argument, NULL, 'C' },
-    { "time", required_argument, NULL, OPT_TIME },
+    FILTER_LONG_OPTS,
     { "symfs", required_argument, NULL, OPT_SYMFS },
     { "kallsyms", required_argument, NULL, OPT_KALLSYMS },
     { "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
@@ -739,6 +727,8 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
     while ((c = getopt_long(argc, argv, "F:GC:i:qh", long_opts, NULL)) != -1) {
         int r = cmd_input_option("script", in, c, optarg);
 
+        if (r == 0)
+            r = filter_option(&sc->filter, "script", c, optarg);
         if (r < 0)
             return EXIT_USAGE;
         if (r > 0)
@@ -765,18 +755,6 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
             sc->max_stack = (unsigned)v;
             break;
         }
-        case OPT_COMMS: if (filter_list_parse(&sc->filter.comms, optarg) < 0) return EXIT_USAGE; break;
-        case OPT_PIDS: if (filter_list_parse(&sc->filter.pids, optarg) < 0) return EXIT_USAGE; break;
-        case OPT_TIDS: if (filter_list_parse(&sc->filter.tids, optarg) < 0) return EXIT_USAGE; break;
-        case 'C':
-            if (filter_cpus_parse(&sc->filter, optarg) < 0)
-                return cmd_usage_error("script", "bad cpu list '%s'", optarg);
-            break;
-        case OPT_TIME:
-            if (filter_time_parse(&sc->filter, optarg) < 0)
-                return cmd_usage_error("script", "--time takes START,END in seconds, not '%s'",
-                                       optarg);
-            break;
         case OPT_SYMFS: so->symfs = optarg; break;
         case OPT_KALLSYMS: so->kallsyms = optarg; break;
         case OPT_NO_DEMANGLE: so->demangle = 0; break;

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * json_doc.c - perfsift json's own forms (schemas/json.schema.json and
+ * schemas/json-lines.schema.json): every record as json_record_new() makes
+ * it (dump --json's object: every decoded field), samples extended with
+ * what perf script would print for them: the event they count for, their
+ * period, the thread's comm and the resolved frames (the call chain as
+ * perf script shows it, inlined entries included, or the sample ip alone).
+ *
+ * The document is written as it goes: {"format", "version", "header",
+ * "features", "events", "records": [ one record per line ], "summary"}.
+ * --lines writes the same objects one per line between a "perfsift-header"
+ * line and a "perfsift-end" line. Either way one jansson object exists at
+ * a time, so memory does not grow with the capture.
+ *
+ * Pipe captures declare their events and features with records
+ * (HEADER_ATTR, HEADER_FEATURE...): their "features" and "events" are
+ * written after the records (document: as members after "records"; lines:
+ * in the end line), rebuilt whenever such a record arrives.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "info_json.h"
+#include "json.h"
+#include "json_record.h"
+
+typedef struct doc {
+    int      lines;             /* --lines */
+    int      pipe;              /* features and events come at the end */
+    int      nr_written;
+    json_t  *features, *events; /* pipe mode: as declared so far; owned */
+    char     srcline[4096 + 32];
+} doc;
+
+static void set(json_t *o, const char *k, json_t *v)
+{
+    json_object_set_new(o, k, v != NULL ? v : json_null());
+}
+
+static int put(json_run *r, json_t *v)
+{
+    int rc = json_dumpf(v, r->out, JSON_COMPACT | JSON_ENCODE_ANY);
+
+    json_decref(v);
+    return rc;
+}
+
+/* a record: a line of its own, in the "records" array or in NDJSON */
+static int emit(json_run *r, json_t *o)
+{
+    doc *d = r->state;
+
+    if (o == NULL) {
+        fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+        return -1;
+    }
+    if (!d->lines)
+        fputs(d->nr_written ? ",\n" : "\n", r->out);
+    d->nr_written++;
+    if (put(r, o) < 0 || (d->lines && putc('\n', r->out) == EOF)) {
+        fprintf(stderr, "perfsift %s: write error\n", r->cmd);
+        return -1;
+    }
+    return 0;
+}
+
+/* --- frames ------------------------------------------------------------------- */
+
+static json_t *frame_json(json_run *r, ps_resolver *res, const ps_frame *f)
+{
+    doc *d = r->state;
+    json_t *o = json_object();
+    const char *sym = f->inl ? f->inl : f->r.sym ? f->r.sym->name : NULL;
+
+    set(o, "ip", json_record_hex(f->ip));
+    if (f->map != NULL)
+        set(o, "rel", json_record_hex(f->r.rel));
+    set(o, "sym", json_record_text(sym));
+    if (sym != NULL)
+        set(o, "symoff", json_record_num(f->r.symoff));
+    set(o, "dso", json_record_text(f->r.dso));
+    if (f->inl != NULL)
+        set(o, "inlined", json_true());
+    if (r->srcline) {
+        const char *s = ps_resolver__srcline(res, f, d->srcline, sizeof(d->srcline));
+
+        if (s != NULL)
+            set(o, "srcline", json_record_text(s));
+    }
+    return o;
+}
+
+/* perf script's frames: the call chain, else the sample ip alone */
+static json_t *frames_json(json_run *r, walk *w, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+    ps_resolver *res = walk_resolver(w);
+    json_t *a = json_array();
+
+    if (walk_use_callchain(w) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+        const ps_frame *frames;
+        size_t i, n = ps_resolver__frames(res, smp, ev->evsel->attr.branch_sample_type,
+                                          walk_max_stack(w), &frames);
+
+        for (i = 0; i < n; i++)
+            json_array_append_new(a, frame_json(r, res, &frames[i]));
+    } else if (smp->sample_type & PERF_SAMPLE_IP) {
+        ps_frame one;
+
+        ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
+                          ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &one);
+        json_array_append_new(a, frame_json(r, res, &one));
+    }
+    return a;
+}
+
+/* --- the form ------------------------------------------------------------------ */
+
+static json_t *events_or_empty(ps_session *s)
+{
+    return s != NULL ? info_json_events(s) : json_array();
+}
+
+static json_t *features_or_empty(ps_session *s)
+{
+    return s != NULL ? info_json_features(s) : json_object();
+}
+
+static int begin(json_run *r, ps_session *s, int lines)
+{
+    doc *d = calloc(1, sizeof(*d));
+    json_t *h;
+
+    if ((r->state = d) == NULL) {
+        fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+        return -1;
+    }
+    d->lines = lines;
+    d->pipe = s != NULL && ps_session_header(s)->container == PS_CONTAINER_PIPE;
+    h = json_pack("{s:s, s:i, s:o}", "type", "perfsift-header",
+                  "version", 1, "header", s != NULL ? info_json_header(s) : json_null());
+    if (h == NULL)
+        return emit(r, NULL);
+    if (!d->pipe) {
+        set(h, "features", features_or_empty(s));
+        set(h, "events", events_or_empty(s));
+    }
+    if (lines)
+        return emit(r, h);
+    /* the document: the header line's members, then the records */
+    json_object_del(h, "type");
+    fputs("{\"format\":\"perfsift-json\"", r->out);
+    {
+        const char *k;
+        json_t *v;
+
+        json_object_foreach(h, k, v) {
+            fprintf(r->out, ",\"%s\":", k);
+            json_dumpf(v, r->out, JSON_COMPACT | JSON_ENCODE_ANY);
+        }
+    }
+    json_decref(h);
+    fputs(",\"records\":[", r->out);
+    return 0;
+}
+
+static int begin_doc(json_run *r, ps_session *s) { return begin(r, s, 0); }
+static int begin_lines(json_run *r, ps_session *s) { return begin(r, s, 1); }
+
+static int sample(json_run *r, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t period)
+{
+    const ps_sample *smp = &ev->u.sample;
+    json_t *o = json_record_new(walk_session(w), ev, r->record_flags);
+    char buf[32];
+
+    set(o, "event", json_record_text(e->name ? e->name : "[unknown]"));
+    set(o, "period", json_record_num(period));
+    set(o, "comm", json_record_text(ps_resolver__comm(walk_resolver(w), smp->pid, smp->tid,
+                                                      smp->time, buf, sizeof(buf))));
+    set(o, "frames", frames_json(r, w, ev));
+    return emit(r, o);
+}
+
+/* pipe mode: keep what the capture has declared so far */
+static void track_declarations(doc *d, ps_session *s, uint32_t type)
+{
+    if (type != PS_RECORD_HEADER_ATTR && type != PS_RECORD_HEADER_FEATURE &&
+        type != PS_RECORD_EVENT_UPDATE && type != PS_RECORD_HEADER_EVENT_TYPE &&
+        type != PS_RECORD_HEADER_TRACING_DATA)
+        return;
+    json_decref(d->features);
+    json_decref(d->events);
+    d->features = info_json_features(s);
+    d->events = info_json_events(s);
+}
+
+static int record(json_run *r, walk *w, const ps_event *ev)
+{
+    doc *d = r->state;
+
+    if (d->pipe)
+        track_declarations(d, walk_session(w), ev->type);
+    return emit(r, json_record_new(walk_session(w), ev, r->record_flags));
+}
+
+static json_t *summary(json_run *r)
+{
+    return json_pack("{s:I, s:I, s:I}", "records", (json_int_t)r->nr_records,
+                     "samples", (json_int_t)r->nr_samples,
+                     "filtered", (json_int_t)r->nr_filtered);
+}
+
+static int end(json_run *r)
+{
+    doc *d = r->state;
+    json_t *e;
+
+    if (d->lines) {
+        e = json_pack("{s:s, s:o}", "type", "perfsift-end", "summary", summary(r));
+        if (e != NULL && d->pipe) {
+            set(e, "features", d->features ? json_incref(d->features) : json_object());
+            set(e, "events", d->events ? json_incref(d->events) : json_array());
+        }
+        return emit(r, e);
+    }
+    fputs("\n]", r->out);
+    if (d->pipe) {
+        fputs(",\"features\":", r->out);
+        put(r, d->features ? json_incref(d->features) : json_object());
+        fputs(",\"events\":", r->out);
+        put(r, d->events ? json_incref(d->events) : json_array());
+    }
+    fputs(",\"summary\":", r->out);
+    put(r, summary(r));
+    fputs("}\n", r->out);
+    return ferror(r->out) ? -1 : 0;
+}
+
+static void doc_free(json_run *r)
+{
+    doc *d = r->state;
+
+    if (d == NULL)
+        return;
+    json_decref(d->features);
+    json_decref(d->events);
+    free(d);
+    r->state = NULL;
+}
+
+const json_form json_form_doc = {
+    "document", begin_doc, sample, record, end, doc_free
+};
+const json_form json_form_lines = {
+    "lines", begin_lines, sample, record, end, doc_free
+};
