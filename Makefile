@@ -90,6 +90,7 @@ check: all $(UNIT_BIN) $(BUILD)/tests/headertest.o
 bench: all
 	tests/bench.sh $(abspath $(PROG))
 	tests/bench_folded.sh $(abspath $(PROG))
+	tests/bench_sqlite.sh $(abspath $(PROG))
 
 deps:
 	tests/deps.sh

@@ -121,7 +121,8 @@ int sqdb_open(sqdb *d, const char *cmd, const char *path, int append, int force)
     d->is_new = !(exists && append);
     if (make_tmp(d, !d->is_new, &st) < 0)
         goto fail;
-    if (sqlite3_open_v2(d->tmp, &d->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2(d->tmp, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+                        NULL) != SQLITE_OK) {
         db_error(d, "cannot open");
         goto fail;
     }
@@ -129,6 +130,8 @@ int sqdb_open(sqdb *d, const char *cmd, const char *path, int append, int force)
         goto fail;      /* not a database this command wrote */
     if (sqdb_exec(d, "PRAGMA journal_mode = OFF") < 0 ||
         sqdb_exec(d, "PRAGMA synchronous = OFF") < 0 ||
+        /* pages stay in memory until the commit writes them in one go */
+        sqdb_exec(d, "PRAGMA cache_size = -16384") < 0 ||
         sqdb_exec(d, "BEGIN") < 0)
         goto fail;
     return 0;
