@@ -91,6 +91,7 @@ bench: all
 	tests/bench.sh $(abspath $(PROG))
 	tests/bench_folded.sh $(abspath $(PROG))
 	tests/bench_sqlite.sh $(abspath $(PROG))
+	tests/bench_json.sh $(abspath $(PROG))
 
 deps:
 	tests/deps.sh

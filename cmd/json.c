@@ -106,52 +106,68 @@ static const json_form *const forms[] = {
 
 const char *json_dso_short(const char *dso, char *buf, size_t size)
 {
-    const char *slash;
-    unsigned pid;
-    int end = 0;
+    const char *slash, *d;
 
     if (dso == NULL || dso[0] == '[')
         return dso;
-    if (sscanf(dso, "/tmp/perf-%u.map%n", &pid, &end) == 1 && dso[end] == '\0') {
-        snprintf(buf, size, "[JIT] tid %u", pid);
-        return buf;
+    if (strncmp(dso, "/tmp/perf-", 10) == 0) {      /* perf-PID.map */
+        for (d = dso + 10; *d >= '0' && *d <= '9'; d++)
+            ;
+        if (d > dso + 10 && strcmp(d, ".map") == 0) {
+            snprintf(buf, size, "[JIT] tid %.*s", (int)(d - dso - 10), dso + 10);
+            return buf;
+        }
     }
     slash = strrchr(dso, '/');
     return slash != NULL ? slash + 1 : dso;
 }
 
-void json_put_string(FILE *out, const char *s, int perf_ascii)
+/* a byte a JSON string takes as it is: printable ASCII but '"' and '\\' */
+static int plain(unsigned char c)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    size_t n = s ? strlen(s) : 0, i, len;
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
 
-    putc('"', out);
-    for (i = 0; i < n; i += len) {
-        unsigned char c = p[i];
+void json_put_string(linebuf *b, const char *s, int perf_ascii)
+{
+    static const char hexd[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t n = strlen((const char *)p), i = 0, run, len;
 
+    lb_putc(b, '"');
+    for (;;) {
+        for (run = i; plain(p[run]); run++)
+            ;
+        lb_mem(b, (const char *)p + i, run - i);
+        if (p[run] == '\0')
+            break;
+        i = run;
         len = 1;
-        switch (c) {
-        case '"': fputs("\\\"", out); continue;
-        case '\\': fputs(perf_ascii ? "\\\\" : "\\\\\\\\", out); continue;
-        case '\b': fputs("\\b", out); continue;
-        case '\f': fputs("\\f", out); continue;
-        case '\n': fputs("\\n", out); continue;
-        case '\r': fputs("\\r", out); continue;
-        case '\t': fputs("\\t", out); continue;
-        default: break;
+        switch (p[i]) {
+        case '"': lb_mem(b, "\\\"", 2); break;
+        case '\\': lb_mem(b, "\\\\\\\\", perf_ascii ? 2 : 4); break;
+        case '\b': lb_mem(b, "\\b", 2); break;
+        case '\f': lb_mem(b, "\\f", 2); break;
+        case '\n': lb_mem(b, "\\n", 2); break;
+        case '\r': lb_mem(b, "\\r", 2); break;
+        case '\t': lb_mem(b, "\\t", 2); break;
+        default:
+            if (p[i] < 0x20) {
+                lb_mem(b, "\\u00", 4);
+                lb_putc(b, hexd[p[i] >> 4]);
+                lb_putc(b, hexd[p[i] & 15]);
+            } else if ((len = info_json_utf8_len(p + i, n - i)) > 0) {
+                lb_mem(b, (const char *)p + i, len);
+            } else {
+                lb_mem(b, "\\\\x", 3);
+                lb_putc(b, hexd[p[i] >> 4]);
+                lb_putc(b, hexd[p[i] & 15]);
+                len = 1;
+            }
         }
-        if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else if (c < 0x80)
-            putc(c, out);
-        else if ((len = info_json_utf8_len(p + i, n - i)) > 0)
-            fwrite(p + i, 1, len, out);
-        else {
-            fprintf(out, "\\\\x%02x", c);
-            len = 1;
-        }
+        i += len;
     }
-    putc('"', out);
+    lb_putc(b, '"');
 }
 
 /* %ps/%pS in trace text: the kernel symbol at addr, as perf script */

@@ -18,6 +18,7 @@
 
 #include <stdio.h>
 #include "filters.h"
+#include "linebuf.h"
 #include "walk.h"
 
 typedef struct json_run json_run;
@@ -61,9 +62,9 @@ extern const json_form json_form_doc, json_form_lines, json_form_perf,
  * a JIT map /tmp/perf-PID.map "[JIT] tid PID" (written to buf). */
 const char *json_dso_short(const char *dso, char *buf, size_t size);
 
-/** The reversible text of a name (json_record_text()) written as a JSON
- * string literal, quotes included; perf_ascii: ASCII exactly as perf
+/** The reversible text of a name (json_record_text()) added to b as a
+ * JSON string literal, quotes included; perf_ascii: ASCII exactly as perf
  * writes it (backslashes single, controls as \u00XX). */
-void json_put_string(FILE *out, const char *s, int perf_ascii);
+void json_put_string(linebuf *b, const char *s, int perf_ascii);
 
 #endif /* PS_CMD_JSON_H */

@@ -29,6 +29,7 @@ typedef struct doc {
     int      pipe;              /* features and events come at the end */
     int      nr_written;
     json_t  *features, *events; /* pipe mode: as declared so far; owned */
+    linebuf  lb;                /* text not yet written */
     char     srcline[4096 + 32];
 } doc;
 
@@ -37,11 +38,24 @@ static void set(json_t *o, const char *k, json_t *v)
     json_object_set_new(o, k, v != NULL ? v : json_null());
 }
 
+static int to_linebuf(const char *s, size_t n, void *ctx)
+{
+    linebuf *b = ctx;
+
+    lb_mem(b, s, n);
+    return b->oom ? -1 : 0;
+}
+
+/* v (consumed) as compact JSON text; written out in large blocks, since
+ * json_dumpf() makes one locked stdio call per token */
 static int put(json_run *r, json_t *v)
 {
-    int rc = json_dumpf(v, r->out, JSON_COMPACT | JSON_ENCODE_ANY);
+    doc *d = r->state;
+    int rc = json_dump_callback(v, to_linebuf, &d->lb, JSON_COMPACT | JSON_ENCODE_ANY);
 
     json_decref(v);
+    if (d->lb.len >= (64u << 10))
+        lb_flush(&d->lb, r->out);
     return rc;
 }
 
@@ -55,12 +69,14 @@ static int emit(json_run *r, json_t *o)
         return -1;
     }
     if (!d->lines)
-        fputs(d->nr_written ? ",\n" : "\n", r->out);
+        lb_puts(&d->lb, d->nr_written ? ",\n" : "\n");
     d->nr_written++;
-    if (put(r, o) < 0 || (d->lines && putc('\n', r->out) == EOF)) {
-        fprintf(stderr, "perfsift %s: write error\n", r->cmd);
+    if (put(r, o) < 0) {
+        fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
         return -1;
     }
+    if (d->lines)
+        lb_putc(&d->lb, '\n');
     return 0;
 }
 
@@ -149,18 +165,20 @@ static int begin(json_run *r, ps_session *s, int lines)
         return emit(r, h);
     /* the document: the header line's members, then the records */
     json_object_del(h, "type");
-    fputs("{\"format\":\"perfsift-json\"", r->out);
+    lb_puts(&d->lb, "{\"format\":\"perfsift-json\"");
     {
         const char *k;
         json_t *v;
 
         json_object_foreach(h, k, v) {
-            fprintf(r->out, ",\"%s\":", k);
-            json_dumpf(v, r->out, JSON_COMPACT | JSON_ENCODE_ANY);
+            lb_puts(&d->lb, ",\"");
+            lb_puts(&d->lb, k);
+            lb_puts(&d->lb, "\":");
+            put(r, json_incref(v));
         }
     }
     json_decref(h);
-    fputs(",\"records\":[", r->out);
+    lb_puts(&d->lb, ",\"records\":[");
     return 0;
 }
 
@@ -221,19 +239,23 @@ static int end(json_run *r)
             set(e, "features", d->features ? json_incref(d->features) : json_object());
             set(e, "events", d->events ? json_incref(d->events) : json_array());
         }
-        return emit(r, e);
+        if (emit(r, e) < 0)
+            return -1;
+        lb_flush(&d->lb, r->out);
+        return ferror(r->out) || d->lb.oom ? -1 : 0;
     }
-    fputs("\n]", r->out);
+    lb_puts(&d->lb, "\n]");
     if (d->pipe) {
-        fputs(",\"features\":", r->out);
+        lb_puts(&d->lb, ",\"features\":");
         put(r, d->features ? json_incref(d->features) : json_object());
-        fputs(",\"events\":", r->out);
+        lb_puts(&d->lb, ",\"events\":");
         put(r, d->events ? json_incref(d->events) : json_array());
     }
-    fputs(",\"summary\":", r->out);
+    lb_puts(&d->lb, ",\"summary\":");
     put(r, summary(r));
-    fputs("}\n", r->out);
-    return ferror(r->out) ? -1 : 0;
+    lb_puts(&d->lb, "}\n");
+    lb_flush(&d->lb, r->out);
+    return ferror(r->out) || d->lb.oom ? -1 : 0;
 }
 
 static void doc_free(json_run *r)
@@ -244,6 +266,7 @@ static void doc_free(json_run *r)
         return;
     json_decref(d->features);
     json_decref(d->events);
+    lb_free(&d->lb);
     free(d);
     r->state = NULL;
 }

@@ -28,29 +28,41 @@
 typedef struct perf_json {
     uint64_t combined;          /* OR of every event's sample_type */
     int      nr_samples;
+    linebuf  lb;                /* text not yet written */
 } perf_json;
 
 /* perf's delimiter: an optional comma, a newline, depth tabs */
-static void delim(FILE *out, int comma, int depth)
+static void delim(linebuf *b, int comma, int depth)
 {
-    static const char tabs[] = "\t\t\t\t\t\t\t\t";
+    static const char tabs[] = ",\n\t\t\t\t\t\t\t\t";
 
-    if (comma)
-        putc(',', out);
-    putc('\n', out);
-    fwrite(tabs, 1, (size_t)depth, out);
+    lb_mem(b, tabs + !comma, (size_t)(depth + 1 + comma));
 }
 
-static void key(FILE *out, int comma, int depth, const char *k)
+static void key(linebuf *b, int comma, int depth, const char *k)
 {
-    delim(out, comma, depth);
-    fprintf(out, "\"%s\": ", k);
+    delim(b, comma, depth);
+    lb_putc(b, '"');
+    lb_puts(b, k);
+    lb_mem(b, "\": ", 3);
 }
 
-static void key_string(FILE *out, int comma, int depth, const char *k, const char *v)
+static void key_string(linebuf *b, int comma, int depth, const char *k, const char *v)
 {
-    key(out, comma, depth, k);
-    json_put_string(out, v, 1);
+    key(b, comma, depth, k);
+    json_put_string(b, v, 1);
+}
+
+static void key_u64(linebuf *b, int comma, int depth, const char *k, uint64_t v)
+{
+    key(b, comma, depth, k);
+    lb_u64(b, v, 0);
+}
+
+static void key_int(linebuf *b, int comma, int depth, const char *k, int v)
+{
+    key(b, comma, depth, k);
+    lb_int(b, v, 0);
 }
 
 static int has_feature(const ps_session *s, unsigned feat)
@@ -58,106 +70,98 @@ static int has_feature(const ps_session *s, unsigned feat)
     return (ps_session_features((ps_session *)s)->present[feat / 64] >> (feat % 64)) & 1;
 }
 
-static void headers(FILE *out, ps_session *s)
+static void headers(linebuf *b, ps_session *s)
 {
     const ps_header *h = ps_session_header(s);
     const ps_features *f = ps_session_features(s);
     uint32_t i;
 
-    key(out, 0, 2, "header-version");
-    fprintf(out, "%u", h->legacy_magic ? 0u : 1u);
+    key_u64(b, 0, 2, "header-version", h->legacy_magic ? 0 : 1);
     if (h->mtime != 0) {
         time_t t = (time_t)h->mtime;
         struct tm tm;
         char buf[64];
 
         strftime(buf, sizeof(buf), "%FT%TZ", gmtime_r(&t, &tm));
-        key_string(out, 1, 2, "captured-on", buf);
+        key_string(b, 1, 2, "captured-on", buf);
     }
-    key(out, 1, 2, "data-offset");
-    fprintf(out, "%" PRIu64, h->data.offset);
-    key(out, 1, 2, "data-size");
-    fprintf(out, "%" PRIu64, h->data.size);
-    key(out, 1, 2, "feat-offset");
-    fprintf(out, "%" PRIu64, h->feat_offset);
-    key_string(out, 1, 2, "hostname", f->hostname);
-    key_string(out, 1, 2, "os-release", f->osrelease);
-    key_string(out, 1, 2, "arch", f->arch);
+    key_u64(b, 1, 2, "data-offset", h->data.offset);
+    key_u64(b, 1, 2, "data-size", h->data.size);
+    key_u64(b, 1, 2, "feat-offset", h->feat_offset);
+    key_string(b, 1, 2, "hostname", f->hostname);
+    key_string(b, 1, 2, "os-release", f->osrelease);
+    key_string(b, 1, 2, "arch", f->arch);
     if (f->cpudesc != NULL)
-        key_string(out, 1, 2, "cpu-desc", f->cpudesc);
-    key_string(out, 1, 2, "cpuid", f->cpuid);
-    key(out, 1, 2, "nrcpus-online");
-    fprintf(out, "%u", f->nr_cpus_online);
-    key(out, 1, 2, "nrcpus-avail");
-    fprintf(out, "%u", f->nr_cpus_avail);
+        key_string(b, 1, 2, "cpu-desc", f->cpudesc);
+    key_string(b, 1, 2, "cpuid", f->cpuid);
+    key_u64(b, 1, 2, "nrcpus-online", f->nr_cpus_online);
+    key_u64(b, 1, 2, "nrcpus-avail", f->nr_cpus_avail);
     if (has_feature(s, PS_HEADER_CLOCK_DATA)) {
-        key(out, 1, 2, "clockid");
-        fprintf(out, "%u", f->clock_data.clockid);
-        key(out, 1, 2, "clock-time");
-        fprintf(out, "%" PRIu64, f->clock_data.clockid_ns);
-        key(out, 1, 2, "real-time");
-        fprintf(out, "%" PRIu64, f->clock_data.tod_ns);
+        key_u64(b, 1, 2, "clockid", f->clock_data.clockid);
+        key_u64(b, 1, 2, "clock-time", f->clock_data.clockid_ns);
+        key_u64(b, 1, 2, "real-time", f->clock_data.tod_ns);
     }
-    key_string(out, 1, 2, "perf-version", f->version);
-    key(out, 1, 2, "cmdline");
-    putc('[', out);
+    key_string(b, 1, 2, "perf-version", f->version);
+    key(b, 1, 2, "cmdline");
+    lb_putc(b, '[');
     for (i = 0; i < f->cmdline.nr; i++) {
-        delim(out, i != 0, 3);
-        json_put_string(out, f->cmdline.strs[i], 1);
+        delim(b, i != 0, 3);
+        json_put_string(b, f->cmdline.strs[i], 1);
     }
-    delim(out, 0, 2);
-    putc(']', out);
+    delim(b, 0, 2);
+    lb_putc(b, ']');
 }
 
 static int begin(json_run *r, ps_session *s)
 {
     perf_json *p = calloc(1, sizeof(*p));
+    linebuf *b;
     size_t i;
 
     if ((r->state = p) == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
         return -1;
     }
-    fputs("{", r->out);
-    delim(r->out, 0, 1);
-    fputs("\"linux-perf-json-version\": 1", r->out);
-    delim(r->out, 1, 1);
-    fputs("\"headers\": {", r->out);
+    b = &p->lb;
+    lb_putc(b, '{');
+    delim(b, 0, 1);
+    lb_puts(b, "\"linux-perf-json-version\": 1");
+    delim(b, 1, 1);
+    lb_puts(b, "\"headers\": {");
     if (s != NULL)
-        headers(r->out, s);
-    delim(r->out, 0, 1);
-    putc('}', r->out);
-    delim(r->out, 1, 1);
-    fputs("\"samples\": [", r->out);
+        headers(b, s);
+    delim(b, 0, 1);
+    lb_putc(b, '}');
+    delim(b, 1, 1);
+    lb_puts(b, "\"samples\": [");
     for (i = 0; s != NULL && i < ps_session_nr_evsels(s); i++)
         p->combined |= ps_session_evsel(s, i)->attr.sample_type;
     return 0;
 }
 
 /* one callchain entry: ip, and symbol and dso where a symbol was found */
-static void entry(FILE *out, uint64_t ip, const ps_frame *f)
+static void entry(linebuf *b, uint64_t ip, const ps_frame *f)
 {
-    delim(out, 0, 4);
-    putc('{', out);
-    delim(out, 0, 5);
-    fprintf(out, "\"ip\": \"0x%" PRIx64 "\"", ip);
+    delim(b, 0, 4);
+    lb_putc(b, '{');
+    delim(b, 0, 5);
+    lb_mem(b, "\"ip\": \"0x", 9);
+    lb_hex(b, ip, 0);
+    lb_putc(b, '"');
     if (f != NULL && f->r.sym != NULL && f->r.sym->name[0] != '\0') {
         char jit[32];
         const char *dso = f->map != NULL ? json_dso_short(f->r.dso, jit, sizeof(jit)) : NULL;
 
-        putc(',', out);
-        key_string(out, 0, 5, "symbol", f->r.sym->name);
-        if (dso != NULL && dso[0] != '\0') {
-            putc(',', out);
-            key_string(out, 0, 5, "dso", dso);
-        }
+        key_string(b, 1, 5, "symbol", f->r.sym->name);
+        if (dso != NULL && dso[0] != '\0')
+            key_string(b, 1, 5, "dso", dso);
     }
-    delim(out, 0, 4);
-    putc('}', out);
+    delim(b, 0, 4);
+    lb_putc(b, '}');
 }
 
 /* the raw chain, each entry as perf's thread__find_symbol() finds it */
-static void callchain(FILE *out, ps_resolver *res, const ps_sample *smp)
+static void callchain(linebuf *b, ps_resolver *res, const ps_sample *smp)
 {
     unsigned cpumode = PERF_RECORD_MISC_USER;
     int first = 1;
@@ -177,10 +181,10 @@ static void callchain(FILE *out, ps_resolver *res, const ps_sample *smp)
             continue;
         }
         if (!first)
-            putc(',', out);
+            lb_putc(b, ',');
         first = 0;
         ps_resolver__addr(res, smp->pid, smp->tid, smp->time, cpumode, ip, &f);
-        entry(out, ip, &f);
+        entry(b, ip, &f);
     }
 }
 
@@ -189,57 +193,73 @@ static int sample(json_run *r, walk *w, const ps_event *ev, const ps_evsel *e, u
     perf_json *p = r->state;
     const ps_sample *smp = &ev->u.sample;
     ps_resolver *res = walk_resolver(w);
-    FILE *out = r->out;
+    linebuf *b = &p->lb;
     char buf[32];
 
     (void)e;
     (void)period;
     if (p->nr_samples++ > 0)
-        putc(',', out);
-    delim(out, 0, 2);
-    putc('{', out);
-    key(out, 0, 3, "timestamp");
-    fprintf(out, "%" PRId64, (smp->sample_type & PERF_SAMPLE_TIME) ? (int64_t)smp->time : -1);
-    key(out, 1, 3, "pid");
-    fprintf(out, "%d", (int)smp->pid);
-    key(out, 1, 3, "tid");
-    fprintf(out, "%d", (int)smp->tid);
-    if (p->combined & PERF_SAMPLE_CPU) {
-        key(out, 1, 3, "cpu");
-        fprintf(out, "%d", (int)smp->cpu);
+        lb_putc(b, ',');
+    delim(b, 0, 2);
+    lb_putc(b, '{');
+    key(b, 0, 3, "timestamp");
+    if (!(smp->sample_type & PERF_SAMPLE_TIME)) {
+        lb_mem(b, "-1", 2);             /* perf's time without one: -1 */
+    } else if ((int64_t)smp->time < 0) {
+        lb_putc(b, '-');                /* perf's PRIi64 */
+        lb_u64(b, 0 - smp->time, 0);
+    } else {
+        lb_u64(b, smp->time, 0);
     }
-    key_string(out, 1, 3, "comm",
+    key_int(b, 1, 3, "pid", (int)smp->pid);
+    key_int(b, 1, 3, "tid", (int)smp->tid);
+    if (p->combined & PERF_SAMPLE_CPU)
+        key_int(b, 1, 3, "cpu", (int)smp->cpu);
+    key_string(b, 1, 3, "comm",
                ps_resolver__comm(res, smp->pid, smp->tid, smp->time, buf, sizeof(buf)));
-    key(out, 1, 3, "callchain");
-    putc('[', out);
+    key(b, 1, 3, "callchain");
+    lb_putc(b, '[');
     if (smp->sample_type & PERF_SAMPLE_CALLCHAIN) {
-        callchain(out, res, smp);
+        callchain(b, res, smp);
     } else {
         ps_frame f;
 
         ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
                           ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &f);
-        entry(out, smp->ip, &f);
+        entry(b, smp->ip, &f);
     }
-    delim(out, 0, 3);
-    putc(']', out);
-    delim(out, 0, 2);
-    putc('}', out);
+    delim(b, 0, 3);
+    lb_putc(b, ']');
+    delim(b, 0, 2);
+    lb_putc(b, '}');
+    if (b->len >= (64u << 10))
+        lb_flush(b, r->out);
+    if (b->oom) {
+        fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+        return -1;
+    }
     return 0;
 }
 
 static int end(json_run *r)
 {
-    delim(r->out, 0, 1);
-    putc(']', r->out);
-    delim(r->out, 0, 0);
-    fputs("}\n", r->out);
-    return ferror(r->out) ? -1 : 0;
+    perf_json *p = r->state;
+
+    delim(&p->lb, 0, 1);
+    lb_putc(&p->lb, ']');
+    delim(&p->lb, 0, 0);
+    lb_mem(&p->lb, "}\n", 2);
+    lb_flush(&p->lb, r->out);
+    return ferror(r->out) || p->lb.oom ? -1 : 0;
 }
 
 static void perf_free(json_run *r)
 {
-    free(r->state);
+    perf_json *p = r->state;
+
+    if (p != NULL)
+        lb_free(&p->lb);
+    free(p);
     r->state = NULL;
 }
 

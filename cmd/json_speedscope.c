@@ -291,61 +291,79 @@ static int sample(json_run *r, walk *w, const ps_event *ev, const ps_evsel *e, u
     return 0;
 }
 
-static void write_frames(FILE *out, const speedscope *sc)
+static void write_frames(linebuf *b, const speedscope *sc)
 {
     size_t i;
 
-    fputs("\"shared\":{\"frames\":[", out);
+    lb_puts(b, "\"shared\":{\"frames\":[");
     for (i = 0; i < sc->nr_frames; i++) {
-        fputs(i ? ",\n{\"name\":" : "\n{\"name\":", out);
-        json_put_string(out, sc->frames[i].name, 0);
-        fputs(",\"file\":", out);
-        json_put_string(out, sc->frames[i].file, 0);
-        putc('}', out);
+        lb_puts(b, i ? ",\n{\"name\":" : "\n{\"name\":");
+        json_put_string(b, sc->frames[i].name, 0);
+        lb_puts(b, ",\"file\":");
+        json_put_string(b, sc->frames[i].file, 0);
+        lb_putc(b, '}');
     }
-    fputs("]}", out);
+    lb_puts(b, "]}");
 }
 
-static void write_profile(FILE *out, const speedscope *sc, const profile *p)
+static void write_profile(linebuf *b, FILE *out, const speedscope *sc, const profile *p)
 {
     size_t i, j;
 
-    fputs("{\"type\":\"sampled\",\"name\":", out);
-    json_put_string(out, p->name, 0);
-    fprintf(out, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%" PRIu64 ",\"samples\":[",
-            p->ns ? "nanoseconds" : "none", p->total);
+    lb_puts(b, "{\"type\":\"sampled\",\"name\":");
+    json_put_string(b, p->name, 0);
+    lb_puts(b, p->ns ? ",\"unit\":\"nanoseconds\"" : ",\"unit\":\"none\"");
+    lb_puts(b, ",\"startValue\":0,\"endValue\":");
+    lb_u64(b, p->total, 0);
+    lb_puts(b, ",\"samples\":[");
     for (i = 0; i < p->nr; i++) {
         const stack *s = &sc->stacks[p->stacks[i]];
 
-        fputs(i ? ",\n[" : "\n[", out);
-        for (j = 0; j < s->nr; j++)
-            fprintf(out, j ? ",%u" : "%u", sc->ids[s->first + j]);
-        putc(']', out);
+        lb_puts(b, i ? ",\n[" : "\n[");
+        for (j = 0; j < s->nr; j++) {
+            if (j)
+                lb_putc(b, ',');
+            lb_u64(b, sc->ids[s->first + j], 0);
+        }
+        lb_putc(b, ']');
+        if (b->len >= (64u << 10))
+            lb_flush(b, out);
     }
-    fputs("],\"weights\":[", out);
-    for (i = 0; i < p->nr; i++)
-        fprintf(out, i ? ",%" PRIu64 : "%" PRIu64, p->weights[i]);
-    fputs("]}", out);
+    lb_puts(b, "],\"weights\":[");
+    for (i = 0; i < p->nr; i++) {
+        if (i)
+            lb_putc(b, ',');
+        lb_u64(b, p->weights[i], 0);
+        if (b->len >= (64u << 10))
+            lb_flush(b, out);
+    }
+    lb_puts(b, "]}");
 }
 
 static int end(json_run *r)
 {
     const speedscope *sc = r->state;
-    FILE *out = r->out;
     const char *base = strrchr(sc->path, '/');
+    linebuf b = { NULL, 0, 0, 0 };
     size_t i;
+    int oom;
 
-    fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n", out);
-    write_frames(out, sc);
-    fputs(",\n\"profiles\":[", out);
+    lb_puts(&b, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n");
+    write_frames(&b, sc);
+    lb_puts(&b, ",\n\"profiles\":[");
     for (i = 0; i < sc->nr_profiles; i++) {
-        fputs(i ? ",\n" : "\n", out);
-        write_profile(out, sc, &sc->profiles[i]);
+        lb_puts(&b, i ? ",\n" : "\n");
+        write_profile(&b, r->out, sc, &sc->profiles[i]);
     }
-    fputs("],\n\"name\":", out);
-    json_put_string(out, base ? base + 1 : sc->path, 0);
-    fputs(",\"activeProfileIndex\":0,\"exporter\":\"perfsift 0.1.0\"}\n", out);
-    return ferror(out) ? -1 : 0;
+    lb_puts(&b, "],\n\"name\":");
+    json_put_string(&b, base ? base + 1 : sc->path, 0);
+    lb_puts(&b, ",\"activeProfileIndex\":0,\"exporter\":\"perfsift 0.1.0\"}\n");
+    lb_flush(&b, r->out);
+    oom = b.oom;
+    lb_free(&b);
+    if (oom)
+        fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+    return ferror(r->out) || oom ? -1 : 0;
 }
 
 static void speedscope_free(json_run *r)
