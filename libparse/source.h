@@ -35,6 +35,8 @@ typedef struct ps_source {
     uint64_t       dropped;     /* mapped pages before this were madvise'd away */
     int64_t        mtime;
     uint64_t       file_size;
+    struct ps_ahead *ahead;     /* owned: the page toucher (source.c), or NULL */
+    uint64_t       ahead_next;  /* pos at which it is told to move on */
 } ps_source;
 
 /** Open path ("-" = stdin): regular files are mmap'd, others streamed. */
