@@ -45,5 +45,5 @@ printf 'json %6.1f MB  perf data convert --to-json %7.3fs | perfsift json --perf
     "$size" "$pc" "$oc" "$(echo "$pc / $oc" | bc -l)" "$jmb" "$same"
 printf 'json %6.1f MB  perfsift json %6.3fs (%d MB) | --lines %6.3fs | --format speedscope %6.3fs (%d KB peak)\n' \
     "$size" "$od" "$dmb" "$ol" "$os" "$srss"
-printf 'json peak RSS: --lines small capture %d KB, large capture %d KB (flat: one record at a time) | perf data convert %d KB\n' \
+printf 'json peak RSS: --lines small capture %d KB, large capture %d KB (one record at a time; RSS counts the mapped capture'"'"'s pages read ahead) | perf data convert %d KB\n' \
     "$small_rss" "$lrss" "$prss"
