@@ -235,13 +235,26 @@ def pint(s):
 
 
 def text_as_dump(s):
-    """perf's bytes as perfsift's dump prints a name: valid UTF-8 as is, else
-    every byte >= 0x80 and every backslash as \\xNN (cmd/dump.c str())."""
+    """perf's bytes as perfsift's dump prints a name (cmd/info_json.c
+    text_n()): each valid UTF-8 sequence as is, a backslash doubled, any
+    other byte as \\xNN."""
     b = s.encode('utf-8', 'surrogateescape')
-    try:
-        return b.decode('utf-8')
-    except UnicodeDecodeError:
-        return ''.join('\\x%02x' % c if c >= 0x80 or c == 0x5c else chr(c) for c in b)
+    out, i = [], 0
+    while i < len(b):
+        c = b[i]
+        n = 1 if c < 0x80 else 2 if 0xc2 <= c < 0xe0 else 3 if 0xe0 <= c < 0xf0 else \
+            4 if 0xf0 <= c <= 0xf4 else 0
+        try:
+            ch = b[i:i + n].decode('utf-8') if n and i + n <= len(b) else None
+        except UnicodeDecodeError:
+            ch = None
+        if ch is None:
+            out.append('\\x%02x' % c)
+            i += 1
+        else:
+            out.append('\\\\' if ch == '\\' else ch)
+            i += n
+    return ''.join(out)
 
 
 def unit_number(n):
