@@ -17,20 +17,7 @@ f=$DIR/large.data
 [ -s "$f" ] || { echo "bench_folded: run tests/bench.sh first (it records $f)" >&2; exit 1; }
 export HOME=$DIR/home; mkdir -p "$HOME"
 
-best() {    # runs out command... -> "seconds maxrss_kb"
-    local runs=$1 out=$2 b="" r=0 i t0 t1 t m
-    shift 2
-    for ((i = 0; i < runs; i++)); do
-        t0=$(date +%s%N)
-        /usr/bin/time -o "$DIR/time.txt" -f '%M' "$@" > "$out" 2>/dev/null
-        t1=$(date +%s%N)
-        t=$(echo "($t1 - $t0) / 1000000000" | bc -l)
-        m=$(tail -n 1 "$DIR/time.txt")
-        if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
-        [ "$m" -gt "$r" ] && r=$m
-    done
-    echo "$b $r"
-}
+source "$(dirname "$0")/bench_lib.sh"
 
 size=$(echo "$(stat -c %s "$f") / 1048576" | bc -l)
 read -r ps _ <<< "$(best 1 /dev/null perf script -i "$f")"

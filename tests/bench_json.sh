@@ -15,20 +15,7 @@ export HOME=$DIR/home; mkdir -p "$HOME"
 out=$DIR/json.out
 trap 'rm -f "$out" "$DIR/perf.json" "$DIR/ours-perf.json"' EXIT
 
-best() {    # runs out command... -> "seconds maxrss_kb"
-    local runs=$1 o=$2 b="" r=0 i t0 t1 t m
-    shift 2
-    for ((i = 0; i < runs; i++)); do
-        t0=$(date +%s%N)
-        /usr/bin/time -o "$DIR/time.txt" -f '%M' "$@" > "$o" 2>/dev/null
-        t1=$(date +%s%N)
-        t=$(echo "($t1 - $t0) / 1000000000" | bc -l)
-        m=$(tail -n 1 "$DIR/time.txt")
-        if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
-        [ "$m" -gt "$r" ] && r=$m
-    done
-    echo "$b $r"
-}
+source "$(dirname "$0")/bench_lib.sh"
 
 size=$(echo "$(stat -c %s "$f") / 1048576" | bc -l)
 read -r pc prss <<< "$(best 1 /dev/null perf data convert --to-json "$DIR/perf.json" --force -i "$f")"
