@@ -22,7 +22,13 @@ fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
 
 # Every capture of the project and of shared/: testdata/, the corpus
 # (captures, edge, endian) and the external captures (from their manifest).
+# PS_SHARD=i/n (set by tests/run.sh for the long files) keeps every n-th
+# capture from the i-th on, so that n processes share one file's work.
 all_captures() {
+    local shard=${PS_SHARD:-0/1}
+    every_capture | awk -v i="${shard%/*}" -v n="${shard#*/}" '(NR - 1) % n == i'
+}
+every_capture() {
     ls -d "$ROOT"/testdata/*.data 2>/dev/null
     ls -d "$SHARED"/corpus/captures/*.data "$SHARED"/corpus/edge/*.data \
           "$SHARED"/corpus/endian/*.data
