@@ -176,8 +176,8 @@ static int same(const hist *h, const hist_item *a, const hist_item *b)
                                       : a->ip != b->ip) {
                 return 0;
             }
-            /* perf compares symbols within their DSO */
-            if (!hist_keys_has(&h->keys, HK_DSO) && !str_eq(a->dso, b->dso))
+            /* perf report compares symbols within their DSO, perf diff not */
+            if (!h->by_name && !hist_keys_has(&h->keys, HK_DSO) && !str_eq(a->dso, b->dso))
                 return 0;
             break;
         }
@@ -281,8 +281,9 @@ hist_entry *hist_add(hist *h, const hist_item *it, uint64_t period, int self)
         e->period += period;
         e->nr_samples++;
     }
-    /* perf diff merges a DSO's unresolved addresses: show the lowest */
-    if (h->by_name && e->it.sym == NULL && it->ip < e->it.ip)
+    /* perf diff merges a DSO's unresolved addresses: show the lowest of
+     * the samples' own */
+    if (h->by_name && self && e->it.sym == NULL && (e->nr_samples == 1 || it->ip < e->it.ip))
         e->it.ip = it->ip;
     if (e->stamp != h->stamp) {
         e->stamp = h->stamp;
@@ -374,34 +375,53 @@ static int comm_len(const hist_entry *e)
     return (int)strlen(e->thread_comm ? e->thread_comm : e->it.comm ? e->it.comm : "");
 }
 
-void hist_key_widths(const hist *h, int *w)
+void hist_key_widths_init(const hist *h, int *w, int *unresolved)
 {
-    int i, unresolved = 0;
-    size_t j;
+    int i;
 
     for (i = 0; i < h->keys.n; i++)
         w[i] = (int)strlen(hist_key_header(h->keys.k[i]));
-    for (j = 0; j < h->n; j++) {
-        const hist_entry *e = &h->v[j];
-        char buf[32];
+    *unresolved = 0;
+}
 
-        for (i = 0; i < h->keys.n; i++) {
-            switch (h->keys.k[i]) {
-            case HK_COMM: w[i] = max_int(w[i], comm_len(e)); break;
-            case HK_PID: w[i] = max_int(w[i], comm_len(e) + 8); break;
-            case HK_TID: w[i] = max_int(w[i], snprintf(buf, sizeof(buf), "%d", e->it.tid)); break;
-            case HK_DSO: w[i] = max_int(w[i], (int)strlen(e->it.dso ? e->it.dso : "[unknown]")); break;
-            case HK_SYM:
-                w[i] = max_int(w[i], e->it.sym ? (int)strlen(e->it.sym) + 4 : 16 + 4 + 2);
-                unresolved |= e->it.sym == NULL;
-                break;
-            }
+void hist_key_widths_add(const hist *h, const hist_entry *e, int *w, int *unresolved)
+{
+    char buf[32];
+    int i;
+
+    for (i = 0; i < h->keys.n; i++) {
+        switch (h->keys.k[i]) {
+        case HK_COMM: w[i] = max_int(w[i], comm_len(e)); break;
+        case HK_PID: w[i] = max_int(w[i], comm_len(e) + 8); break;
+        case HK_TID: w[i] = max_int(w[i], snprintf(buf, sizeof(buf), "%d", e->it.tid)); break;
+        case HK_DSO: w[i] = max_int(w[i], (int)strlen(e->it.dso ? e->it.dso : "[unknown]")); break;
+        case HK_SYM:
+            w[i] = max_int(w[i], e->it.sym ? (int)strlen(e->it.sym) + 4 : 16 + 4 + 2);
+            *unresolved |= e->it.sym == NULL;
+            break;
         }
     }
+}
+
+void hist_key_widths_done(const hist *h, int *w, int unresolved)
+{
+    int i;
+
     /* perf widens the DSO column for rows of unresolved addresses */
     for (i = 0; unresolved && i < h->keys.n; i++)
         if (h->keys.k[i] == HK_DSO && w[i] < 16)
             w[i] = 16;
+}
+
+void hist_key_widths(const hist *h, int *w)
+{
+    int unresolved;
+    size_t j;
+
+    hist_key_widths_init(h, w, &unresolved);
+    for (j = 0; j < h->n; j++)
+        hist_key_widths_add(h, &h->v[j], w, &unresolved);
+    hist_key_widths_done(h, w, unresolved);
 }
 
 void hist_sym_text(char *buf, size_t size, const hist_item *it)

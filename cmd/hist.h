@@ -102,8 +102,12 @@ int  hist_key_cmp(const hist *h, const hist_entry *a, const hist_entry *b);
  */
 size_t *hist_order(const hist *h, int children, double limit, size_t *n);
 
-/** Column widths of the key columns over rows v[0..n) (perf's rules). */
+/** Column widths of the key columns over all of h's rows (perf's rules). */
 void hist_key_widths(const hist *h, int *w);
+/** The same over chosen rows: _init, _add for each row, then _done. */
+void hist_key_widths_init(const hist *h, int *w, int *unresolved);
+void hist_key_widths_add(const hist *h, const hist_entry *e, int *w, int *unresolved);
+void hist_key_widths_done(const hist *h, int *w, int unresolved);
 /** Header names of the key columns. */
 const char *hist_key_header(int key);
 /** Print the key columns of e, each after "  ", padded to w. */
