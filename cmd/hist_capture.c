@@ -157,6 +157,8 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     hist_sample_begin(h);
     h->total_period += period;
     h->nr_samples++;
+    if (r->o->hide != NULL && filter_skip(r->o->hide, res, smp, e))
+        return 0;
     if (hist_add(h, &it, period, 1) == NULL)
         goto oom;
     if (r->o->children && add_chain(r, w, h, ev, &it, period) < 0)

@@ -4,7 +4,8 @@
  * perf report and perf diff sum it: each sample resolved as perf script
  * resolves it (walk.h), its period under its own location (self) and, with
  * children, under every distinct location of its call chain (inclusive,
- * once per sample). Samples the filters (filters.h) leave out count nowhere.
+ * once per sample). Samples the filters (filters.h) leave out count nowhere;
+ * hidden ones only in the totals, as perf report's thread filters.
  */
 #ifndef PS_CMD_HIST_CAPTURE_H
 #define PS_CMD_HIST_CAPTURE_H
@@ -17,7 +18,10 @@ typedef struct hist_capture_opts {
     hist_keys            keys;
     int                  by_name;       /* perf diff's symbol identity */
     int                  children;      /* inclusive sums from call chains */
-    const sample_filter *filter;        /* NULL: none */
+    const sample_filter *filter;        /* samples left out: NULL none */
+    const sample_filter *hide;          /* samples in the totals but in no
+                                         * row (perf report's --comms, --pid,
+                                         * --tid): NULL none */
     const char          *symfs, *kallsyms;
     unsigned             max_stack;     /* 0: perf's 127 */
 } hist_capture_opts;

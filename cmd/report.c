@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist_capture.h"
+#include "info_json.h"
 
 static const char usage_text[] =
 "usage: perfsift report [options] [FILE]\n"
@@ -65,6 +66,8 @@ typedef struct report {
     input_opts        in;
     hist_capture_opts ho;
     sample_filter     filter;
+    sample_filter     hard, soft;   /* filter's lists split, borrowed */
+    const char       *time_arg;
     double            limit;
     int               json;
     hist_set          set;
@@ -106,7 +109,10 @@ static void print_event(FILE *fp, const report *r, const hist *h, const size_t *
     size_t i;
 
     samples_text(ns, sizeof(ns), h->nr_samples);
-    fprintf(fp, "# Samples: %s of event '%s'\n", ns, h->name);
+    fprintf(fp, "# Samples: %s of event '%s'", ns, h->name);
+    if (r->time_arg != NULL)
+        fprintf(fp, " (time slices: %s)", r->time_arg);
+    fputc('\n', fp);
     fprintf(fp, "# Event count (approx.): %lu\n#\n", (unsigned long)h->total_period);
     hist_key_widths(h, w);
     print_header(fp, h, r->ho.children, w);
@@ -143,18 +149,20 @@ static json_t *row_json(const report *r, const hist *h, const hist_entry *e)
     }
     for (i = 0; i < h->keys.n; i++) {
         switch (h->keys.k[i]) {
-        case HK_COMM: json_object_set_new(o, "comm", json_string(e->it.comm)); break;
+        case HK_COMM: json_object_set_new(o, "comm", info_json_text(e->it.comm)); break;
         case HK_PID:
             json_object_set_new(o, "pid", json_integer(e->it.tid));
-            json_object_set_new(o, "thread_comm", json_string(e->thread_comm));
+            json_object_set_new(o, "thread_comm", info_json_text(e->thread_comm));
             break;
         case HK_TID: json_object_set_new(o, "tid", json_integer(e->it.tid)); break;
         case HK_CPU: json_object_set_new(o, "cpu", json_integer(e->it.cpu)); break;
-        case HK_DSO: json_object_set_new(o, "dso", json_string(e->it.dso)); break;
+        case HK_DSO: json_object_set_new(o, "dso", info_json_text(e->it.dso)); break;
         case HK_SYM:
-            json_object_set_new(o, "symbol", e->it.sym ? json_string(e->it.sym) : json_null());
+            json_object_set_new(o, "symbol", info_json_text(e->it.sym));
             snprintf(buf, sizeof(buf), "%c", e->it.level);
             json_object_set_new(o, "level", json_string(buf));
+            if (e->it.inlined)
+                json_object_set_new(o, "inlined", json_true());
             if (e->it.sym == NULL)
                 json_object_set_new(o, "ip", json_integer((json_int_t)e->it.ip));
             break;
@@ -163,12 +171,21 @@ static json_t *row_json(const report *r, const hist *h, const hist_entry *e)
     return o;
 }
 
+static const char *key_name(int key)
+{
+    static const char *const names[HK_MAX] = {
+        [HK_COMM] = "comm", [HK_PID] = "pid", [HK_TID] = "tid", [HK_DSO] = "dso",
+        [HK_SYM] = "sym", [HK_CPU] = "cpu",
+    };
+    return names[key];
+}
+
 static json_t *event_json(const report *r, const hist *h, const size_t *order, size_t n)
 {
     json_t *o = json_object(), *rows = json_array();
     size_t i;
 
-    json_object_set_new(o, "name", json_string(h->name));
+    json_object_set_new(o, "name", info_json_text(h->name));
     json_object_set_new(o, "samples", json_integer((json_int_t)h->nr_samples));
     json_object_set_new(o, "total_period", json_integer((json_int_t)h->total_period));
     for (i = 0; i < n; i++)
@@ -188,6 +205,8 @@ static int parse_args(report *r, int argc, char **argv)
 
     optind = 1;
     while ((c = getopt_long(argc, argv, "i:qs:C:h", long_opts, NULL)) != -1) {
+        if (c == OPT_FILTER_TIME)
+            r->time_arg = optarg;
         if ((k = cmd_input_option("report", &r->in, c, optarg)) != 0 ||
             (k = filter_option(&r->filter, "report", c, optarg)) != 0) {
             if (k < 0)
@@ -243,8 +262,10 @@ static int write_all(report *r)
                     r->in.path ? r->in.path : "perf.data");
     } else if (!r->json) {
         printf("# To display the perf.data header info, please use "
-               "--header/--header-only options.\n#\n#\n# Total Lost Samples: %lu\n#\n",
-               (unsigned long)r->set.nr_lost_samples);
+               "--header/--header-only options.\n#\n");
+        if (r->filter.comms.n == 1)
+            printf("# comm: %s\n", r->filter.comms.v[0]);
+        printf("#\n# Total Lost Samples: %lu\n#\n", (unsigned long)r->set.nr_lost_samples);
     }
     for (i = 0; i < r->set.n && rc == EXIT_OK; i++) {
         const hist *h = &r->set.ev[i];
@@ -262,6 +283,11 @@ static int write_all(report *r)
     }
     if (doc != NULL) {
         json_object_set_new(doc, "lost_samples", json_integer((json_int_t)r->set.nr_lost_samples));
+        json_t *keys = json_array();
+
+        for (int k = 0; k < r->ho.keys.n; k++)
+            json_array_append_new(keys, json_string(key_name(r->ho.keys.k[k])));
+        json_object_set_new(doc, "sort", keys);
         json_object_set_new(doc, "children", json_boolean(r->ho.children));
         json_object_set_new(doc, "events", events);
         if (rc == EXIT_OK && (json_dumpf(doc, stdout, JSON_INDENT(2)) < 0 || putchar('\n') == EOF))
@@ -271,6 +297,18 @@ static int write_all(report *r)
         json_decref(events);
     }
     return rc;
+}
+
+static void elide(hist_keys *k, int key)
+{
+    int i, j = 0;
+
+    if (k->n < 2)
+        return;
+    for (i = 0; i < k->n; i++)
+        if (k->k[i] != key)
+            k->k[j++] = k->k[i];
+    k->n = j;
 }
 
 int cmd_report(int argc, char **argv)
@@ -283,7 +321,21 @@ int cmd_report(int argc, char **argv)
     memset(&r, 0, sizeof(r));
     hist_keys_parse(&r.ho.keys, "comm,dso,sym", &bad, &bad_len);
     if ((rc = parse_args(&r, argc, argv)) == 0) {
-        r.ho.filter = filter_active(&r.filter) ? &r.filter : NULL;
+        /* perf report drops samples by cpu and time, and hides the
+         * others of the thread filters (they stay in the totals) */
+        r.hard = r.filter;
+        memset(&r.hard.comms, 0, sizeof(r.hard.comms));
+        memset(&r.hard.pids, 0, sizeof(r.hard.pids));
+        memset(&r.hard.tids, 0, sizeof(r.hard.tids));
+        memset(&r.soft, 0, sizeof(r.soft));
+        r.soft.comms = r.filter.comms;
+        r.soft.pids = r.filter.pids;
+        r.soft.tids = r.filter.tids;
+        /* perf elides a column its filter leaves one value in */
+        if (r.filter.comms.n == 1)
+            elide(&r.ho.keys, HK_COMM);
+        r.ho.filter = filter_active(&r.hard) ? &r.hard : NULL;
+        r.ho.hide = filter_active(&r.soft) ? &r.soft : NULL;
         if ((rc = hist_capture("report", &r.in, &r.ho, &r.set)) == EXIT_OK) {
             /* perf report shows children only when there are call chains */
             r.ho.children = r.ho.children && r.set.has_callchain;
