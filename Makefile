@@ -93,6 +93,7 @@ bench: all
 	tests/bench_folded.sh $(abspath $(PROG))
 	tests/bench_sqlite.sh $(abspath $(PROG))
 	tests/bench_json.sh $(abspath $(PROG))
+	tests/bench_diff.sh $(abspath $(PROG))
 
 deps:
 	tests/deps.sh

@@ -263,7 +263,8 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     wo.max_stack = o->max_stack;
     rc = walk_run(cmd, in, &wo, &cb);
     free(r.slot);
-    qsort(out->ev, out->n, sizeof(*out->ev), by_idx);
+    if (out->n > 1)
+        qsort(out->ev, out->n, sizeof(*out->ev), by_idx);
     return rc;
 }
 
