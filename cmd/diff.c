@@ -29,7 +29,8 @@ static const char usage_text[] =
 "                        as perf diff -c: NEW%% - BASE%%, its size, NEW period /\n"
 "                        BASE period, NEW period * W2 - BASE period * W1\n"
 "      --sort KEYS       row keys as perfsift report --sort; default dso,sym\n"
-"                        (folded inputs know only comm and sym)\n"
+"                        (folded inputs know only comm and sym; '-' is read as\n"
+"                        a capture unless --folded-input)\n"
 "      --percent-limit P hide rows under P percent in both profiles\n"
 "      --children        add the inclusive share (from call chains: the\n"
 "                        samples a symbol is anywhere in the stack of) in BASE\n"
@@ -40,7 +41,9 @@ static const char usage_text[] =
 "                        of N2 in NEW, p = (k1+k2)/(N1+N2),\n"
 "                        z = (k2/N2 - k1/N1) / sqrt(p(1-p)(1/N1 + 1/N2)),\n"
 "                        Signif = 1 - erfc(|z|/sqrt(2)) (1 - two-sided p-value);\n"
-"                        95%% and more is a change the sampling alone rarely makes\n"
+"                        95%% and more is a change the sampling alone rarely makes.\n"
+"                        Folded inputs' counts are taken as sample counts (fold\n"
+"                        with --weight samples, not periods, for this column)\n"
 "      --min-significance P  hide rows under P percent significance (implies\n"
 "                        --significance)\n"
 "\n"
@@ -322,8 +325,10 @@ static int load_table(diff *d)
 {
     int folded[2], i, rc;
 
+    /* standard input cannot be peeked at: a capture, unless --folded-input */
     for (i = 0; i < 2; i++)
-        folded[i] = d->folded_input || !is_capture(d->inputs[i]);
+        folded[i] = d->folded_input ||
+                    (strcmp(d->inputs[i], "-") != 0 && !is_capture(d->inputs[i]));
     if (folded[0] || folded[1])
         folded_keys(d);
     for (i = 0; i < 2; i++) {

@@ -104,22 +104,22 @@ static int folded_line(hist *h, const char *stack, size_t len, double count)
     h->nr_samples += c;
     it.comm = folded_frame(comm, sizeof(comm), stack, first, &it.level);
     /* the first frame is the comm (perf's and perfsift's folding), unless
-     * it is the only one */
-    i = first < len ? first + 1 : 0;
-    while (i < len || (i == 0 && len > 0)) {
-        size_t flen = 0, next;
+     * it is the only one; the last is the leaf, its own sample */
+    for (i = first < len ? first + 1 : 0;;) {
+        size_t flen = strcspn(stack + i, ";");
+        int leaf;
 
-        while (i + flen < len && stack[i + flen] != ';')
-            flen++;
-        next = i + flen + 1;
+        if (flen > len - i)
+            flen = len - i;
+        leaf = i + flen >= len;
         it.sym = folded_frame(sym, sizeof(sym), stack + i, flen, &it.level);
-        if ((e = hist_add(h, &it, c, next > len)) == NULL)
+        if ((e = hist_add(h, &it, c, leaf)) == NULL)
             return -1;
-        if (next > len) {   /* the leaf: one sample per count */
+        if (leaf) {         /* one sample per count */
             e->nr_samples += c ? c - 1 : 0;
             break;
         }
-        i = next;
+        i += flen + 1;
     }
     return 0;
 }

@@ -11,4 +11,4 @@ cp hog "$here/hog"
 export HOME=$(mktemp -d)
 perf record -q -g -F 999 -o "$here/../hog-4to1.data" -- ./hog 4 1 5000 >/dev/null
 perf record -q -g -F 999 -o "$here/../hog-1to1.data" -- ./hog 1 1 12500 >/dev/null
-rm -rf "$HOME"
+rm -rf "$HOME" "$here"/../hog-*.data.old
