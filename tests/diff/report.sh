@@ -44,8 +44,8 @@ check() {       # NAME CAPTURE "perfsift opts" "perf opts"
 }
 
 if [ "${SCRIPT_SETS:-}" = sanitize ]; then
-    plain="$C/mthread-fp.data $C/lost.data $C/cpuhog-multi-id.data $T/hog-4to1.data"
-    chain="$C/mthread-fp.data $T/dwarf-inline.data"
+    plain="$C/lost.data $C/cpuhog-multi-id.data"
+    chain="$T/dwarf-inline.data"
 else
     plain="$C/compressed.data $C/lost.data $C/cpuhog-multi-id.data $C/jit-map.data
            $C/jitdump-injected.data $C/sched-tp-syswide.data $C/pipe-mode.data
@@ -55,10 +55,15 @@ fi
 for cap in $plain; do
     check table "$cap" "" "--no-children -g none --sort comm,dso,sym"
 done
-for cap in $C/lost.data $C/sched-tp-syswide.data $T/multi-sys.data; do
+pidcpu="$C/lost.data $C/sched-tp-syswide.data $T/multi-sys.data"
+keys="dso,sym sym,dso comm cpu,comm,sym"
+if [ "${SCRIPT_SETS:-}" = sanitize ]; then
+    pidcpu=$C/lost.data keys=cpu,comm,sym
+fi
+for cap in $pidcpu; do
     check table "$cap" "-s pid,cpu" "--no-children -g none --sort pid,cpu"
 done
-for s in dso,sym sym,dso comm cpu,comm,sym; do
+for s in $keys; do
     check keys "$C/mthread-fp.data" "--sort $s" "--no-children -g none --sort $s"
 done
 for cap in $chain; do
