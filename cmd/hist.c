@@ -277,14 +277,21 @@ hist_entry *hist_add(hist *h, const hist_item *it, uint64_t period, int self)
         e = &h->v[h->slots[j] - 1];
     else if ((e = insert(h, it, j)) == NULL)
         return NULL;
+    /* perf diff merges a DSO's unresolved addresses: show the lowest of
+     * the samples' own */
+    if (h->by_name && self && e->it.sym == NULL && (e->nr_samples == 0 || it->ip < e->it.ip))
+        e->it.ip = it->ip;
+    return hist_add_at(h, (size_t)(e - h->v), period, self);
+}
+
+hist_entry *hist_add_at(hist *h, size_t row, uint64_t period, int self)
+{
+    hist_entry *e = &h->v[row];
+
     if (self) {
         e->period += period;
         e->nr_samples++;
     }
-    /* perf diff merges a DSO's unresolved addresses: show the lowest of
-     * the samples' own */
-    if (h->by_name && self && e->it.sym == NULL && (e->nr_samples == 1 || it->ip < e->it.ip))
-        e->it.ip = it->ip;
     if (e->stamp != h->stamp) {
         e->stamp = h->stamp;
         e->acc_period += period;

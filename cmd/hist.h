@@ -80,6 +80,8 @@ static inline void hist_sample_begin(hist *h) { h->stamp++; }
  * sample). @return the row, or NULL out of memory
  */
 hist_entry *hist_add(hist *h, const hist_item *it, uint64_t period, int self);
+/** hist_add() to the row at index row (found before). */
+hist_entry *hist_add_at(hist *h, size_t row, uint64_t period, int self);
 /**
  * Merge the rows that became equal (perf's collapse: after its comm of a
  * thread first seen without one is renamed in place). 0 or -1 (memory).

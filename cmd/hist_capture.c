@@ -12,6 +12,22 @@
 #include "hist_capture.h"
 #include "walk.h"
 
+/* A call chain entry seen before under the same sample row is the same
+ * row again: a direct-mapped cache keyed by what the resolver keeps for its
+ * life (symbol and DSO pointers), so the common case hashes no strings.
+ * The sample's row stands for the keys every entry of its chain shares
+ * (comm, thread, cpu). Inlined entries (names not kept) are not cached. */
+#define CHAIN_CACHE 65536
+
+typedef struct chain_slot {
+    const hist *h;
+    const void *sym;            /* ps_sym, or NULL: ip */
+    const char *dso;
+    uint64_t    ip;
+    uint32_t    self, row;      /* row indexes + 1 */
+    char        level;
+} chain_slot;
+
 typedef struct run {
     const char              *cmd;
     const hist_capture_opts *o;
@@ -19,6 +35,7 @@ typedef struct run {
     int                     *slot;      /* evsel idx -> out->ev index + 1 */
     size_t                   nslot;
     int                      oom;
+    chain_slot              *cache;     /* CHAIN_CACHE slots, NULL: none */
 } run;
 
 /* perf report's short DSO name: the file's base name, "[JIT] tid N" for
@@ -32,7 +49,8 @@ static const char *short_dso(const char *dso, char *buf, size_t size)
         return "[unknown]";
     if (dso[0] == '[')
         return dso;
-    if (sscanf(dso, "/tmp/perf-%d.map%n", &pid, &end) == 1 && end > 0 && dso[end] == '\0') {
+    if (strncmp(dso, "/tmp/perf-", 10) == 0 &&
+        sscanf(dso, "/tmp/perf-%d.map%n", &pid, &end) == 1 && end > 0 && dso[end] == '\0') {
         snprintf(buf, size, "[JIT] tid %d", pid);
         return buf;
     }
@@ -106,8 +124,25 @@ static hist *event_hist(run *r, const ps_evsel *e)
     return h;
 }
 
+static chain_slot *cache_slot(run *r, const hist *h, uint32_t self, const ps_frame *fr,
+                              char level)
+{
+    uint64_t x = ((uintptr_t)fr->r.sym ^ (fr->r.sym ? 0 : fr->ip) ^ ((uintptr_t)fr->r.dso << 7) ^
+                  ((uint64_t)self << 32) ^ (uint64_t)level ^ ((uintptr_t)h << 3)) *
+                 0x9e3779b97f4a7c15ULL;
+
+    return &r->cache[x >> 48];
+}
+
+static int cache_hit(const chain_slot *c, const hist *h, uint32_t self, const ps_frame *fr,
+                     char level)
+{
+    return c->row && c->h == h && c->self == self && c->sym == (const void *)fr->r.sym &&
+           c->dso == fr->r.dso && c->level == level && (fr->r.sym || c->ip == fr->ip);
+}
+
 static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it,
-                     uint64_t period)
+                     uint64_t period, uint32_t self)
 {
     const ps_sample *smp = &ev->u.sample;
     const ps_frame *frames;
@@ -121,10 +156,25 @@ static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
                             walk_max_stack(w), &frames);
     for (i = 0; i < n; i++) {
         const ps_frame *fr = &frames[i];
+        chain_slot *c = NULL;
+        hist_entry *e;
 
+        if (r->cache != NULL && fr->inl == NULL) {
+            char lv = fr->map != NULL || fr->r.sym != NULL
+                      ? (fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.') : level;
+
+            c = cache_slot(r, h, self, fr, lv);
+            if (cache_hit(c, h, self, fr, lv)) {
+                hist_add_at(h, c->row - 1, period, 0);
+                continue;
+            }
+        }
         chain_item(it, fr, level, jit, sizeof(jit));
-        if (hist_add(h, it, period, 0) == NULL)
+        if ((e = hist_add(h, it, period, 0)) == NULL)
             return -1;
+        if (c != NULL)
+            *c = (chain_slot){ h, fr->r.sym, fr->r.dso, fr->ip, self,
+                               (uint32_t)(e - h->v) + 1, it->level };
     }
     return 0;
 }
@@ -136,6 +186,7 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     const ps_sample *smp = &ev->u.sample;
     ps_resolver *res = walk_resolver(w);
     char comm[64], jit[64];
+    hist_entry *self;
     hist_item it;
     ps_frame fr;
     hist *h;
@@ -159,9 +210,9 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     h->nr_samples++;
     if (r->o->hide != NULL && filter_skip(r->o->hide, res, smp, e))
         return 0;
-    if (hist_add(h, &it, period, 1) == NULL)
+    if ((self = hist_add(h, &it, period, 1)) == NULL)
         goto oom;
-    if (r->o->children && add_chain(r, w, h, ev, &it, period) < 0)
+    if (r->o->children && add_chain(r, w, h, ev, &it, period, (uint32_t)(self - h->v)) < 0)
         goto oom;
     return 0;
 oom:
@@ -251,7 +302,7 @@ static int by_idx(const void *a, const void *b)
 int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts *o,
                  hist_set *out)
 {
-    run r = { cmd, o, out, NULL, 0, 0 };
+    run r = { cmd, o, out, NULL, 0, 0, NULL };
     walk_cb cb = { &r, on_first, on_first_record };
     walk_opts wo;
     int rc;
@@ -261,8 +312,13 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     wo.symfs = o->symfs;
     wo.kallsyms = o->kallsyms;
     wo.max_stack = o->max_stack;
+    if (o->children && (r.cache = calloc(CHAIN_CACHE, sizeof(*r.cache))) == NULL) {
+        fprintf(stderr, "perfsift %s: out of memory\n", cmd);
+        return EXIT_BADINPUT;
+    }
     rc = walk_run(cmd, in, &wo, &cb);
     free(r.slot);
+    free(r.cache);
     if (out->n > 1)
         qsort(out->ev, out->n, sizeof(*out->ev), by_idx);
     return rc;
