@@ -155,6 +155,38 @@ if [ -n "$foo" ] && [ -n "$bar" ] &&
 else
     fail "diff table: hog pair signs and significance"; head -12 "$TMPD/hog.txt"
 fi
+# Signif is the z-test of the help text, recomputed here from each row's
+# sample counts (perfsift report --json --sort dso,sym) for every row
+"$PERFSIFT" report -q --json --sort dso,sym "$T/hog-4to1.data" > "$TMPD/a.json"
+"$PERFSIFT" report -q --json --sort dso,sym "$T/hog-1to1.data" > "$TMPD/b.json"
+d -q --significance "$T/hog-4to1.data" "$T/hog-1to1.data" > "$TMPD/signif.txt"
+if python3 - "$TMPD/a.json" "$TMPD/b.json" "$TMPD/signif.txt" <<'PY'
+import json, math, sys
+def rows(path):
+    e = json.load(open(path))["events"][0]
+    return e["samples"], {(r["dso"], r["symbol"]): r["samples"] for r in e["rows"] if r["symbol"]}
+n1, a = rows(sys.argv[1])
+n2, b = rows(sys.argv[2])
+checked = 0
+for line in open(sys.argv[3]):
+    w = line.split()
+    if not line.startswith("  ") or w[-2] not in ("[.]", "[k]"):
+        continue
+    key = (w[-3], w[-1])
+    if key not in a and key not in b:
+        continue
+    k1, k2 = a.get(key, 0), b.get(key, 0)
+    p = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    conf = 0.0 if se == 0 else 1 - math.erfc(abs(k2 / n2 - k1 / n1) / se / math.sqrt(2))
+    got = float(w[-4].rstrip("%"))
+    assert abs(got - 100 * conf) <= 0.051, (line, conf)
+    checked += 1
+assert checked >= 4, checked
+PY
+then pass "diff table --significance: the two-proportion z-test, recomputed from sample counts"
+else fail "diff table --significance: values"; head -12 "$TMPD/signif.txt"
+fi
 d -q --min-significance 99 "$T/hog-4to1.data" "$T/hog-1to1.data" > "$TMPD/sig.txt"
 if [ "$(grep '^  ' "$TMPD/sig.txt" | awk '{ print $NF }' | sort | tr '\n' ' ')" = "bar foo " ]; then
     pass "diff table --min-significance 99: only foo and bar"
