@@ -19,6 +19,7 @@ PKGS     := libtraceevent jansson sqlite3 libelf libdw libzstd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 PKG_LIBS   += -liberty
+PKG_LIBS   += -lm
 
 ifeq ($(SANITIZE),1)
 BUILD    := build-san
@@ -92,6 +93,7 @@ bench: all
 	tests/bench_folded.sh $(abspath $(PROG))
 	tests/bench_sqlite.sh $(abspath $(PROG))
 	tests/bench_json.sh $(abspath $(PROG))
+	tests/bench_diff.sh $(abspath $(PROG))
 
 deps:
 	tests/deps.sh

@@ -89,5 +89,6 @@ int cmd_flamegraph(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_sqlite(int argc, char **argv);
 int cmd_json(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif /* PS_CMD_COMMON_H */

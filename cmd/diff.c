@@ -2,15 +2,17 @@
 /*
  * diff.c - perfsift diff BASE NEW: what changed between two profiles, as
  * folded lines "stack base new" (--folded, difffolded.pl's rules) or as a
- * differential flame graph (--svg). Inputs are captures (folded as
- * `perfsift folded` folds them, with its options) or folded text, mixed.
- * The perf diff table is not written yet (issue 8).
+ * differential flame graph (--svg), or by default the perf diff table
+ * (diff_table.c). Inputs are captures (folded as `perfsift folded` folds
+ * them, with its options; summed as perf diff sums them for the table) or
+ * folded text, mixed.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diff_folded.h"
+#include "diff_table.h"
 #include "flame_color.h"
 #include "flame_svg.h"
 #include "fold.h"
@@ -20,6 +22,30 @@ static const char usage_text[] =
 "\n"
 "Compare two profiles. BASE and NEW are captures (perf.data: folded as\n"
 "`perfsift folded` folds them) or folded text (\"stack count\" lines), mixed.\n"
+"By default, the table perf diff prints: a row per symbol (matched by name\n"
+"and DSO, so rebuilt binaries match), BASE's share and the change.\n"
+"\n"
+"  -c, --compute C       delta, delta-abs (default), ratio or wdiff:W1,W2,\n"
+"                        as perf diff -c: NEW%% - BASE%%, its size, NEW period /\n"
+"                        BASE period, NEW period * W2 - BASE period * W1\n"
+"      --sort KEYS       row keys as perfsift report --sort; default dso,sym\n"
+"                        (folded inputs know only comm and sym; '-' is read as\n"
+"                        a capture unless --folded-input)\n"
+"      --percent-limit P hide rows under P percent in both profiles\n"
+"      --children        add the inclusive share (from call chains: the\n"
+"                        samples a symbol is anywhere in the stack of) in BASE\n"
+"                        and its change\n"
+"      --significance    add Signif: the confidence that a row's share of\n"
+"                        samples changed beyond sampling noise. A two-proportion\n"
+"                        z-test on sample counts: k1 of N1 samples in BASE, k2\n"
+"                        of N2 in NEW, p = (k1+k2)/(N1+N2),\n"
+"                        z = (k2/N2 - k1/N1) / sqrt(p(1-p)(1/N1 + 1/N2)),\n"
+"                        Signif = 1 - erfc(|z|/sqrt(2)) (1 - two-sided p-value);\n"
+"                        95%% and more is a change the sampling alone rarely makes.\n"
+"                        Folded inputs' counts are taken as sample counts (fold\n"
+"                        with --weight samples, not periods, for this column)\n"
+"      --min-significance P  hide rows under P percent significance (implies\n"
+"                        --significance)\n"
 "\n"
 "  --folded              print \"stack count_base count_new\" lines, sorted\n"
 "                        (difffolded.pl's rules, reproducible order)\n"
@@ -42,11 +68,14 @@ static const char usage_text[] =
 "%s"
 "\n"
 "Examples:\n"
+"  perfsift diff before.data after.data\n"
+"  perfsift diff -c ratio --sort comm,dso,sym --significance before.data after.data\n"
 "  perfsift diff --folded before.data after.data\n"
 "  perfsift diff --svg diff.svg --pid before.data after.folded\n";
 
 enum { OPT_FOLDED = 5000, OPT_SVG, OPT_LEAF_ONLY, OPT_BASE_WIDTHS, OPT_TITLE, OPT_WIDTH,
-       OPT_COLORS, OPT_COUNTNAME, OPT_FOLDED_INPUT };
+       OPT_COLORS, OPT_COUNTNAME, OPT_FOLDED_INPUT, OPT_SORT, OPT_PERCENT_LIMIT,
+       OPT_CHILDREN, OPT_SIGNIFICANCE, OPT_MIN_SIGNIFICANCE };
 
 static const struct option long_opts[] = {
     FOLD_LONG_OPTS,
@@ -61,6 +90,12 @@ static const struct option long_opts[] = {
     { "colors", required_argument, NULL, OPT_COLORS },
     { "countname", required_argument, NULL, OPT_COUNTNAME },
     { "folded-input", no_argument, NULL, OPT_FOLDED_INPUT },
+    { "compute", required_argument, NULL, 'c' },
+    { "sort", required_argument, NULL, OPT_SORT },
+    { "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
+    { "children", no_argument, NULL, OPT_CHILDREN },
+    { "significance", no_argument, NULL, OPT_SIGNIFICANCE },
+    { "min-significance", required_argument, NULL, OPT_MIN_SIGNIFICANCE },
     { "output", required_argument, NULL, 'o' },
     { "quiet", no_argument, NULL, 'q' },
     { "help", no_argument, NULL, 'h' },
@@ -77,6 +112,9 @@ typedef struct diff {
     dfold_side   side[2];
     dfold_row   *rows;
     size_t       nrows;
+    dtab_opts    to;            /* the table */
+    hist_keys    keys;
+    hist_set     hs[2];
 } diff;
 
 static int parse_args(diff *d, int argc, char **argv)
@@ -84,7 +122,7 @@ static int parse_args(diff *d, int argc, char **argv)
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "nso:qh", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "nso:qhc:", long_opts, NULL)) != -1) {
         int r = fold_option("diff", &d->fo, c, optarg);
 
         if (r < 0)
@@ -115,6 +153,37 @@ static int parse_args(diff *d, int argc, char **argv)
             break;
         case OPT_COUNTNAME: d->so.countname = optarg; d->user_countname = 1; break;
         case OPT_FOLDED_INPUT: d->folded_input = 1; break;
+        case 'c':
+            if (dtab_compute_parse(&d->to, optarg) < 0)
+                return cmd_usage_error("diff", "-c takes delta, delta-abs, ratio or wdiff:W1,W2 "
+                                       "(non-zero weights), not '%s'", optarg);
+            break;
+        case OPT_SORT: {
+            const char *bad;
+            size_t bad_len;
+
+            if (hist_keys_parse(&d->keys, optarg, &bad, &bad_len) < 0)
+                return cmd_usage_error("diff", "unknown sort key '%.*s' (comm, pid, tid, "
+                                       "dso, sym, cpu)", (int)bad_len, bad);
+            break;
+        }
+        case OPT_PERCENT_LIMIT:
+        case OPT_MIN_SIGNIFICANCE: {
+            char *end;
+            double v = strtod(optarg, &end);
+
+            if (*optarg == '\0' || *end || !(v >= 0 && v <= 100))
+                return cmd_usage_error("diff", "%s takes a percentage, not '%s'",
+                                       c == OPT_PERCENT_LIMIT ? "--percent-limit"
+                                                              : "--min-significance", optarg);
+            if (c == OPT_PERCENT_LIMIT)
+                d->to.limit = v;
+            else
+                d->to.min_signif = v, d->to.signif = 1;
+            break;
+        }
+        case OPT_CHILDREN: d->to.children = 1; break;
+        case OPT_SIGNIFICANCE: d->to.signif = 1; break;
         case 'o': d->output = optarg; break;
         case 'q': d->quiet = d->fo.quiet = 1; break;
         case 'h': printf(usage_text, fold_usage); return -1;
@@ -125,9 +194,6 @@ static int parse_args(diff *d, int argc, char **argv)
         return cmd_usage_error("diff", "two profiles to compare: BASE NEW");
     d->inputs[0] = argv[optind];
     d->inputs[1] = argv[optind + 1];
-    if (!d->folded && d->svg == NULL)
-        return cmd_usage_error("diff", "the perf diff table is not written yet: "
-                               "use --folded or --svg FILE");
     if (d->fo.script_input != NULL)
         return cmd_usage_error("diff", "--script-input: fold the text first "
                                "(perfsift folded --script-input), then diff folded files");
@@ -196,12 +262,97 @@ static int load_text(diff *d, int i)
     return rc < 0 ? EXIT_BADINPUT : EXIT_OK;
 }
 
+/* --- the table ----------------------------------------------------------------- */
+
+static int table_capture(diff *d, int i)
+{
+    hist_capture_opts ho;
+    input_opts in;
+
+    memset(&in, 0, sizeof(in));
+    memset(&ho, 0, sizeof(ho));
+    in.path = d->inputs[i];
+    in.quiet = d->quiet;
+    ho.keys = d->keys;
+    ho.by_name = 1;
+    ho.children = d->to.children;
+    ho.symfs = d->fo.symfs;
+    ho.kallsyms = d->fo.kallsyms;
+    ho.max_stack = d->fo.max_stack;
+    return hist_capture("diff", &in, &ho, &d->hs[i]);
+}
+
+static int table_folded(diff *d, int i)
+{
+    dfold_side *s = &d->side[i];
+    const char **stacks = calloc(s->n + 1, sizeof(*stacks));
+    size_t *lens = calloc(s->n + 1, sizeof(*lens)), k;
+    double *counts = calloc(s->n + 1, sizeof(*counts));
+    int rc = EXIT_BADINPUT;
+
+    if (stacks != NULL && lens != NULL && counts != NULL) {
+        for (k = 0; k < s->n; k++) {
+            stacks[k] = s->v[k].stack;
+            lens[k] = s->v[k].len;
+            counts[k] = s->v[k].count;
+        }
+        if (dtab_folded_hist(&d->hs[i], stacks, lens, counts, s->n, &d->keys) == 0)
+            rc = EXIT_OK;
+    }
+    if (rc != EXIT_OK)
+        fprintf(stderr, "perfsift diff: out of memory\n");
+    free(stacks);
+    free(lens);
+    free(counts);
+    return rc;
+}
+
+/* Folded text knows comms and symbols only: the table keys on those. */
+static void folded_keys(diff *d)
+{
+    hist_keys k = d->keys;
+    int i;
+
+    d->keys.n = 0;
+    for (i = 0; i < k.n; i++)
+        if (k.k[i] == HK_COMM || k.k[i] == HK_SYM)
+            d->keys.k[d->keys.n++] = k.k[i];
+    if (d->keys.n == 0)
+        d->keys.k[d->keys.n++] = HK_SYM;
+}
+
+static int load_table(diff *d)
+{
+    int folded[2], i, rc;
+
+    /* standard input cannot be peeked at: a capture, unless --folded-input */
+    for (i = 0; i < 2; i++)
+        folded[i] = d->folded_input ||
+                    (strcmp(d->inputs[i], "-") != 0 && !is_capture(d->inputs[i]));
+    if (folded[0] || folded[1])
+        folded_keys(d);
+    for (i = 0; i < 2; i++) {
+        rc = folded[i] ? load_text(d, i) : table_capture(d, i);
+        if (rc == EXIT_OK && folded[i])
+            rc = table_folded(d, i);
+        if (rc != EXIT_OK)
+            return rc;
+    }
+    if (dtab_print(stdout, &d->hs[0], &d->hs[1], &d->to) < 0) {
+        fprintf(stderr, "perfsift diff: out of memory\n");
+        return EXIT_BADINPUT;
+    }
+    return cmd_finish_stdout("diff", EXIT_OK);
+}
+
 static int load(diff *d)
 {
     int i, rc;
 
     if (strcmp(d->inputs[0], "-") == 0 && strcmp(d->inputs[1], "-") == 0)
         return cmd_usage_error("diff", "only one input can be standard input");
+    if (!d->folded && d->svg == NULL)
+        return load_table(d);
     for (i = 0; i < 2; i++) {
         rc = !d->folded_input && is_capture(d->inputs[i]) ? load_capture(d, i) : load_text(d, i);
         if (rc != EXIT_OK)
@@ -269,6 +420,8 @@ int cmd_diff(int argc, char **argv)
     memset(&d, 0, sizeof(d));
     fold_opts_init(&d.fo);
     flame_svg_opts_init(&d.so);
+    d.to.compute = DT_DELTA_ABS;
+    hist_keys_parse(&d.keys, "dso,sym", &(const char *){ NULL }, &(size_t){ 0 });
     if ((rc = parse_args(&d, argc, argv)) == 0 && (rc = load(&d)) == EXIT_OK) {
         if (d.svg != NULL)
             rc = cmd_write_atomic("diff", d.svg, write_svg, &d);
@@ -280,7 +433,9 @@ int cmd_diff(int argc, char **argv)
         }
     }
     free(d.rows);
-    for (i = 0; i < 2; i++)
+    for (i = 0; i < 2; i++) {
         dfold_side_free(&d.side[i]);
+        hist_set_free(&d.hs[i]);
+    }
     return rc < 0 ? EXIT_OK : rc;
 }

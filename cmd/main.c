@@ -19,6 +19,7 @@ static const struct command {
     { "json", cmd_json, "JSON: every record, perf data convert --to-json's shape, speedscope" },
     { "flamegraph", cmd_flamegraph, "an interactive SVG flame graph (flamegraph.pl)" },
     { "diff", cmd_diff, "two profiles compared: folded counts side by side, differential flame graph" },
+    { "report", cmd_report, "where the samples went, by comm/dso/symbol (perf report --stdio)" },
     { "sqlite", cmd_sqlite, "an SQLite database, export-to-sqlite.py's schema and more" },
 };
 

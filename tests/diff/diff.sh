@@ -8,9 +8,19 @@
 #  - --svg: valid XML; on a hand-made pair every frame is coloured by its
 #    inclusive change (red grew, blue shrank, white same), flamegraph.pl's
 #    leaf-only colouring with --leaf-only; both counts in the tooltips;
-#    headless Chromium renders it;
+#  - the table (the default) is the text `perf diff` prints now for the same
+#    pair of corpus captures, for every -c and several --sort keys;
+#  - a capture against itself: every delta +0.00%, ratio 1, wdiff 0,
+#    significance 0;
+#  - testdata/hog-4to1.data against hog-1to1.data (foo/bar 4:1, then 1:1):
+#    foo shrinks, bar grows, both significant beyond 99.9%, inclusive
+#    deltas have the same signs; --min-significance keeps only them;
+#    --percent-limit hides small rows; a folded side matches by symbol;
+#  - the differential SVG of that pair renders in headless Chromium, foo
+#    blue and bar red;
 #  - bad usage exits 2.
 source "$(dirname "$0")/lib.sh"
+require_perf
 INF=$SHARED/external/inferno/diff-folded
 d() { env -i PATH="$PATH" HOME="$TMPD/home" LC_ALL=C "$PERFSIFT" diff "$@"; }
 
@@ -87,19 +97,136 @@ d -q --svg "$TMPD/bw.svg" --base-widths "$TMPD/base.folded" "$TMPD/new.folded"
 fills "$TMPD/bw.svg" > "$TMPD/bw.txt"
 grep -q '^e rgb(105,105,255) .*(10 ' "$TMPD/bw.txt" && pass "diff --svg --base-widths: widths from BASE, hues kept" ||
     { fail "diff --svg --base-widths"; cat "$TMPD/bw.txt"; }
-if command -v chromium >/dev/null; then
+
+
+# --- the perf diff table --------------------------------------------------------
+C=$SHARED/corpus/captures
+T=$ROOT/testdata
+mkdir -p /tmp/perfsift-hog && cp "$T/hog/hog" /tmp/perfsift-hog/ && chmod +x /tmp/perfsift-hog/hog
+table() {      # NAME BASE NEW opts...: perfsift diff == perf diff
+    local name=$1 a=$2 b=$3; shift 3
+    perf_run diff "$@" "$a" "$b" 2>/dev/null > "$TMPD/perf.txt"
+    d -q "$@" "$a" "$b" > "$TMPD/ours.txt" 2>&1
+    if [ -s "$TMPD/perf.txt" ] && diff -u "$TMPD/perf.txt" "$TMPD/ours.txt" > "$TMPD/dd.txt"; then
+        pass "diff table $name $(basename "$a") $(basename "$b") $*"
+    else
+        fail "diff table $name $(basename "$a") $(basename "$b") $*"; head -12 "$TMPD/dd.txt"
+    fi
+}
+# pair:compute; every -c on the first pair
+if [ "${SCRIPT_SETS:-}" = sanitize ]; then
+    runs="cpuhog-fp:mthread-fp:delta-abs cpuhog-fp:mthread-fp:ratio"
+else
+    runs="cpuhog-fp:mthread-fp:delta cpuhog-fp:mthread-fp:delta-abs cpuhog-fp:mthread-fp:ratio
+          cpuhog-fp:mthread-fp:wdiff:3,2 mthread-fp:compressed:delta lost:mthread-fp:ratio
+          cpuhog-multi-id:cpuhog-fp:wdiff:1,2"
+fi
+for r in $runs; do
+    a=${r%%:*} r=${r#*:}
+    b=${r%%:*} c=${r#*:}
+    table compute "$C/$a.data" "$C/$b.data" -c "$c"
+done
+table sort "$T/hog-4to1.data" "$T/hog-1to1.data" --sort pid,sym
+if [ "${SCRIPT_SETS:-}" != sanitize ]; then
+    table sort "$C/jit-map.data" "$C/jitdump.data" --sort sym
+    table sort "$C/mthread-fp.data" "$C/compressed.data" --sort comm,dso
+fi
+
+# a capture against itself changes nothing
+d -q --children --significance "$C/mthread-fp.data" "$C/mthread-fp.data" > "$TMPD/self.txt"
+if [ "$(grep -c '^  ' "$TMPD/self.txt")" -gt 3 ] &&
+   awk '/^  / { if ($2 != "+0.00%" || $4 != "+0.00%" || $5 != "0.0%") bad = 1 } END { exit bad }' "$TMPD/self.txt" &&
+   d -q -c ratio "$C/mthread-fp.data" "$C/mthread-fp.data" | awk '/^  / { if ($2 != "1.000000") bad = 1 } END { exit bad }' &&
+   d -q -c wdiff:1,1 "$C/mthread-fp.data" "$C/mthread-fp.data" | awk '/^  / { if ($2 != "0") bad = 1 } END { exit bad }'; then
+    pass "diff table: a capture against itself is all zeros"
+else
+    fail "diff table: a capture against itself"; head -12 "$TMPD/self.txt"
+fi
+
+# the hog pair: foo 4:1 -> 1:1
+d -q --children --significance "$T/hog-4to1.data" "$T/hog-1to1.data" > "$TMPD/hog.txt"
+row() { awk -v s="$1" '/^  / && $NF == s && $(NF-1) == "[.]"' "$TMPD/hog.txt"; }
+foo=$(row foo) bar=$(row bar)
+# columns: Baseline, Delta Abs, Base Incl, Delta Incl, Signif, DSO, sym
+if [ -n "$foo" ] && [ -n "$bar" ] &&
+   echo "$foo" | awk '{ exit !($2 ~ /^-/ && $4 ~ /^-/ && $5 + 0 >= 99.9 && $2 + 0 < -20) }' &&
+   echo "$bar" | awk '{ exit !($2 ~ /^\+/ && $4 ~ /^\+/ && $5 + 0 >= 99.9 && $2 + 0 > 20) }'; then
+    pass "diff table: foo/bar 4:1 -> 1:1: foo shrank, bar grew, both significant"
+else
+    fail "diff table: hog pair signs and significance"; head -12 "$TMPD/hog.txt"
+fi
+# Signif is the z-test of the help text, recomputed here from each row's
+# sample counts (perfsift report --json --sort dso,sym) for every row
+"$PERFSIFT" report -q --json --sort dso,sym "$T/hog-4to1.data" > "$TMPD/a.json"
+"$PERFSIFT" report -q --json --sort dso,sym "$T/hog-1to1.data" > "$TMPD/b.json"
+d -q --significance "$T/hog-4to1.data" "$T/hog-1to1.data" > "$TMPD/signif.txt"
+if python3 - "$TMPD/a.json" "$TMPD/b.json" "$TMPD/signif.txt" <<'PY'
+import json, math, sys
+def rows(path):
+    e = json.load(open(path))["events"][0]
+    return e["samples"], {(r["dso"], r["symbol"]): r["samples"] for r in e["rows"] if r["symbol"]}
+n1, a = rows(sys.argv[1])
+n2, b = rows(sys.argv[2])
+checked = 0
+for line in open(sys.argv[3]):
+    w = line.split()
+    if not line.startswith("  ") or w[-2] not in ("[.]", "[k]"):
+        continue
+    key = (w[-3], w[-1])
+    if key not in a and key not in b:
+        continue
+    k1, k2 = a.get(key, 0), b.get(key, 0)
+    p = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
+    conf = 0.0 if se == 0 else 1 - math.erfc(abs(k2 / n2 - k1 / n1) / se / math.sqrt(2))
+    got = float(w[-4].rstrip("%"))
+    assert abs(got - 100 * conf) <= 0.051, (line, conf)
+    checked += 1
+assert checked >= 4, checked
+PY
+then pass "diff table --significance: the two-proportion z-test, recomputed from sample counts"
+else fail "diff table --significance: values"; head -12 "$TMPD/signif.txt"
+fi
+d -q --min-significance 99 "$T/hog-4to1.data" "$T/hog-1to1.data" > "$TMPD/sig.txt"
+if [ "$(grep '^  ' "$TMPD/sig.txt" | awk '{ print $NF }' | sort | tr '\n' ' ')" = "bar foo " ]; then
+    pass "diff table --min-significance 99: only foo and bar"
+else
+    fail "diff table --min-significance"; cat "$TMPD/sig.txt"
+fi
+d -q --percent-limit 10 "$T/hog-4to1.data" "$T/hog-1to1.data" > "$TMPD/lim.txt"
+[ "$(grep -c '^  ' "$TMPD/lim.txt")" -eq 2 ] && pass "diff table --percent-limit 10: two rows" ||
+    { fail "diff table --percent-limit"; cat "$TMPD/lim.txt"; }
+"$PERFSIFT" folded -q "$T/hog-1to1.data" > "$TMPD/hog.folded"
+d -q --sort sym "$T/hog-1to1.data" "$TMPD/hog.folded" > "$TMPD/mixed.txt"
+if awk '/^  / && ($NF == "foo" || $NF == "bar") { n++; if ($2 != "+0.00%" && $3 != "+0.00%") bad = 1 } END { exit bad || n != 2 }' "$TMPD/mixed.txt"; then
+    pass "diff table: a capture against its own folded text, matched by symbol"
+else
+    fail "diff table: capture and folded"; cat "$TMPD/mixed.txt"
+fi
+
+# the differential flame graph of the pair, in Chromium
+d -q --svg "$TMPD/hog.svg" "$T/hog-4to1.data" "$T/hog-1to1.data"
+fills "$TMPD/hog.svg" > "$TMPD/hogfills.txt"
+if grep -q '^foo rgb([0-9]*,[0-9]*,255) ' "$TMPD/hogfills.txt" && grep -q '^bar rgb(255,' "$TMPD/hogfills.txt"; then
+    pass "diff --svg hog pair: foo blue (shrank), bar red (grew)"
+else
+    fail "diff --svg hog pair colours"; grep -E '^(foo|bar) ' "$TMPD/hogfills.txt"
+fi
+if [ "${SCRIPT_SETS:-}" = sanitize ]; then
+    :   # the browser runs no perfsift code: once, in the plain run
+elif command -v chromium >/dev/null; then
     timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
         --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$TMPD/chrome" --screenshot="$TMPD/d.png" --window-size=1200,300 \
-        "file://$TMPD/d.svg" >/dev/null 2>&1
-    python3 "$ROOT/tests/tools/svgcheck.py" png "$TMPD/d.png" 5 >/dev/null &&
-        pass "diff --svg: Chromium renders it" || fail "diff --svg: Chromium screenshot blank or missing"
+        --user-data-dir="$TMPD/chrome2" --screenshot="$TMPD/hog.png" --window-size=1200,500 \
+        "file://$TMPD/hog.svg" >/dev/null 2>&1
+    python3 "$ROOT/tests/tools/svgcheck.py" png "$TMPD/hog.png" 5 >/dev/null &&
+        pass "diff --svg hog pair: Chromium renders it" || fail "diff --svg hog pair: Chromium screenshot"
 else
     fail "diff --svg: chromium is not installed (make deps)"
 fi
 
 d --folded "$cap" >/dev/null 2>&1; [ $? -eq 2 ] && pass "diff: one input is a usage error" || fail "diff: one input"
-d "$cap" "$cap" >/dev/null 2>&1; [ $? -eq 2 ] && pass "diff: the table is refused as not written yet" || fail "diff: table"
+d -c bogus "$cap" "$cap" >/dev/null 2>&1; [ $? -eq 2 ] && pass "diff: a bad -c is a usage error" || fail "diff: -c bogus"
 d --folded /nonexistent "$cap" >/dev/null 2>"$TMPD/err"; [ $? -eq 1 ] && grep -q nonexistent "$TMPD/err" &&
     pass "diff: a missing input is named, exit 1" || fail "diff: missing input"
 finish

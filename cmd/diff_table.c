@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diff_table.c - the perf diff table (diff_table.h). perf diff's rules, as
+ * perf 6.1 prints them: the rows are BASE's plus NEW's rows BASE lacks
+ * ("dummies", no baseline); the computed column is blank for rows NEW
+ * lacks, N/A for a dummy's ratio or wdiff; rows with a NEW side come first,
+ * ordered by the computed value (largest first; |delta| for delta-abs;
+ * dummies last for ratio and wdiff), then by baseline period, then by the
+ * keys. Percentages are of each capture's total period for the event.
+ *
+ * Significance: for a row with k1 of N1 samples in BASE and k2 of N2 in
+ * NEW, z = (k2/N2 - k1/N1) / sqrt(p (1 - p) (1/N1 + 1/N2)), p = (k1 + k2) /
+ * (N1 + N2), and the column shows 1 - erfc(|z| / sqrt 2), the confidence
+ * that the share changed beyond sampling noise (samples taken as
+ * independent draws; periods are not counts, so samples are used).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "diff_table.h"
+
+#define FOLDED_TYPE UINT32_MAX  /* a hist made from folded text */
+
+typedef struct drow {
+    const hist_entry *b, *n;    /* BASE's and NEW's side; either may be NULL */
+    double            value;    /* the computed column, for ordering */
+} drow;
+
+typedef struct dtab {
+    const dtab_opts *o;
+    const hist      *h0, *h1;   /* h1 NULL: NEW has no such event */
+    drow            *rows;
+    size_t           n;
+} dtab;
+
+int dtab_compute_parse(dtab_opts *o, const char *arg)
+{
+    char *end;
+
+    if (strcmp(arg, "delta") == 0)
+        o->compute = DT_DELTA;
+    else if (strcmp(arg, "delta-abs") == 0)
+        o->compute = DT_DELTA_ABS;
+    else if (strcmp(arg, "ratio") == 0)
+        o->compute = DT_RATIO;
+    else if (strncmp(arg, "wdiff:", 6) == 0) {
+        o->compute = DT_WDIFF;
+        o->w1 = strtoll(arg + 6, &end, 10);
+        if (end == arg + 6 || *end != ',')
+            return -1;
+        arg = end + 1;
+        o->w2 = strtoll(arg, &end, 10);
+        if (end == arg || *end || o->w1 == 0 || o->w2 == 0)
+            return -1;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+double dtab_confidence(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2)
+{
+    double p, se, z;
+
+    if (n1 == 0 || n2 == 0)
+        return 0;
+    p = (double)(k1 + k2) / (double)(n1 + n2);
+    se = sqrt(p * (1 - p) * (1.0 / (double)n1 + 1.0 / (double)n2));
+    if (!(se > 0))
+        return 0;
+    z = ((double)k2 / (double)n2 - (double)k1 / (double)n1) / se;
+    return 1 - erfc(fabs(z) / sqrt(2.0));
+}
+
+/* --- folded text ------------------------------------------------------------- */
+
+/* One frame of a folded stack: its name, the level of a "_[k]" suffix. */
+static const char *folded_frame(char *buf, size_t size, const char *f, size_t len, char *level)
+{
+    *level = '.';
+    if (len >= 4 && f[len - 4] == '_' && f[len - 3] == '[' && f[len - 1] == ']') {
+        if (f[len - 2] == 'k')
+            *level = 'k';
+        len -= 4;
+    }
+    if (len >= size)
+        len = size - 1;
+    memcpy(buf, f, len);
+    buf[len] = '\0';
+    return buf;
+}
+
+static int folded_line(hist *h, const char *stack, size_t len, double count)
+{
+    uint64_t c = count > 0 ? (uint64_t)llround(count) : 0;
+    size_t i = strcspn(stack, ";"), first = i < len ? i : len;
+    char comm[256], sym[4096];
+    hist_entry *e;
+    hist_item it;
+
+    memset(&it, 0, sizeof(it));
+    hist_sample_begin(h);
+    h->total_period += c;
+    h->nr_samples += c;
+    it.comm = folded_frame(comm, sizeof(comm), stack, first, &it.level);
+    /* the first frame is the comm (perf's and perfsift's folding), unless
+     * it is the only one; the last is the leaf, its own sample */
+    for (i = first < len ? first + 1 : 0;;) {
+        size_t flen = strcspn(stack + i, ";");
+        int leaf;
+
+        if (flen > len - i)
+            flen = len - i;
+        leaf = i + flen >= len;
+        it.sym = folded_frame(sym, sizeof(sym), stack + i, flen, &it.level);
+        if ((e = hist_add(h, &it, c, leaf)) == NULL)
+            return -1;
+        if (leaf) {         /* one sample per count */
+            e->nr_samples += c ? c - 1 : 0;
+            break;
+        }
+        i += flen + 1;
+    }
+    return 0;
+}
+
+int dtab_folded_hist(hist_set *out, const char *const *stacks, const size_t *lens,
+                     const double *counts, size_t n, const hist_keys *keys)
+{
+    size_t i;
+
+    memset(out, 0, sizeof(*out));
+    if ((out->ev = calloc(1, sizeof(*out->ev))) == NULL)
+        return -1;
+    out->n = 1;
+    out->has_callchain = 1;
+    if (hist_init(&out->ev[0], "folded", keys, 1) < 0)
+        return -1;
+    out->ev[0].type = FOLDED_TYPE;
+    for (i = 0; i < n; i++)
+        if (folded_line(&out->ev[0], stacks[i], lens[i], counts[i]) < 0)
+            return -1;
+    return 0;
+}
+
+/* --- rows and order ------------------------------------------------------------ */
+
+static double base_pct(const dtab *t, const drow *r)
+{
+    return r->b ? hist_percent(r->b->period, t->h0->total_period) : 0;
+}
+
+static double new_pct(const dtab *t, const drow *r)
+{
+    return r->n ? hist_percent(r->n->period, t->h1->total_period) : 0;
+}
+
+static double computed(const dtab *t, const drow *r)
+{
+    uint64_t bp = r->b ? r->b->period : 0;
+
+    switch (t->o->compute) {
+    case DT_RATIO: return (double)r->n->period / (double)(bp ? bp : 1);
+    case DT_WDIFF: return (double)((int64_t)r->n->period * t->o->w2 - (int64_t)bp * t->o->w1);
+    case DT_DELTA_ABS: return fabs(new_pct(t, r) - base_pct(t, r));
+    default: return new_pct(t, r) - base_pct(t, r);
+    }
+}
+
+static int drow_cmp(const void *pa, const void *pb, void *arg)
+{
+    const dtab *t = arg;
+    const drow *a = pa, *b = pb;
+    uint64_t ab = a->b ? a->b->period : 0, bb = b->b ? b->b->period : 0;
+
+    if ((a->n == NULL) != (b->n == NULL))
+        return a->n == NULL ? 1 : -1;
+    if (a->n != NULL) {
+        if ((t->o->compute == DT_RATIO || t->o->compute == DT_WDIFF) &&
+            (a->b == NULL) != (b->b == NULL))
+            return a->b == NULL ? 1 : -1;
+        if (a->value != b->value)
+            return a->value > b->value ? -1 : 1;
+    }
+    if (ab != bb)
+        return ab > bb ? -1 : 1;
+    return hist_key_cmp(t->h0, a->b ? a->b : a->n, b->b ? b->b : b->n);
+}
+
+static int build_rows(dtab *t)
+{
+    size_t i, k = 0, n1 = t->h1 ? t->h1->n : 0;
+
+    if ((t->rows = calloc(t->h0->n + n1 + 1, sizeof(*t->rows))) == NULL)
+        return -1;
+    for (i = 0; i < t->h0->n; i++) {
+        const hist_entry *b = &t->h0->v[i];
+
+        t->rows[k].b = b;
+        t->rows[k++].n = t->h1 ? hist_find(t->h1, &b->it) : NULL;
+    }
+    for (i = 0; i < n1; i++)
+        if (hist_find(t->h0, &t->h1->v[i].it) == NULL)
+            t->rows[k++].n = &t->h1->v[i];
+    t->n = k;
+    for (i = 0; i < k; i++)
+        if (t->rows[i].n != NULL)
+            t->rows[i].value = computed(t, &t->rows[i]);
+    qsort_r(t->rows, k, sizeof(*t->rows), drow_cmp, t);
+    return 0;
+}
+
+/* --- text ------------------------------------------------------------------------ */
+
+static const struct column {
+    const char *name;
+    int         width;
+} columns[] = {
+    [DT_DELTA] = { "Delta", 7 }, [DT_DELTA_ABS] = { "Delta Abs", 9 },
+    [DT_RATIO] = { "Ratio", 14 }, [DT_WDIFF] = { "Weighted diff", 14 },
+};
+
+static void print_dots(FILE *fp, int w)
+{
+    fputs("  ", fp);
+    while (w-- > 0)
+        fputc('.', fp);
+}
+
+static void print_header(FILE *fp, const dtab *t, const int *w)
+{
+    const struct column *c = &columns[t->o->compute];
+    const hist *h = t->h0;
+    int i;
+
+    fprintf(fp, "# Baseline  %*s", c->width, c->name);
+    if (t->o->children)
+        fputs("  Base Incl  Delta Incl", fp);
+    if (t->o->signif)
+        fputs("   Signif", fp);
+    for (i = 0; i < h->keys.n; i++)
+        fprintf(fp, "  %-*s", w[i], hist_key_header(h->keys.k[i]));
+    fputs("\n# ........", fp);
+    print_dots(fp, c->width);
+    if (t->o->children) {
+        print_dots(fp, 9);
+        print_dots(fp, 10);
+    }
+    if (t->o->signif)
+        print_dots(fp, 7);
+    for (i = 0; i < h->keys.n; i++)
+        print_dots(fp, w[i]);
+    fputs("\n#\n", fp);
+}
+
+static void print_computed(FILE *fp, const dtab *t, const drow *r)
+{
+    int w = columns[t->o->compute].width;
+    uint64_t bp = r->b ? r->b->period : 0;
+
+    if (r->n == NULL) {
+        fprintf(fp, "  %*s", w, "");
+        return;
+    }
+    switch (t->o->compute) {
+    case DT_RATIO:
+        if (r->b == NULL)
+            fprintf(fp, "  %*s", w, "N/A");
+        else
+            fprintf(fp, "  %*.6f", w, (double)r->n->period / (double)(bp ? bp : 1));
+        break;
+    case DT_WDIFF:
+        if (r->b == NULL)
+            fprintf(fp, "  %*s", w, "N/A");
+        else
+            fprintf(fp, "  %*ld", w, (long)((int64_t)r->n->period * t->o->w2 -
+                                            (int64_t)bp * t->o->w1));
+        break;
+    default:
+        fprintf(fp, "  %+*.2f%%", w - 1, new_pct(t, r) - base_pct(t, r));
+        break;
+    }
+}
+
+static double confidence(const dtab *t, const drow *r)
+{
+    return dtab_confidence(r->b ? r->b->nr_samples : 0, t->h0->nr_samples,
+                           r->n ? r->n->nr_samples : 0, t->h1 ? t->h1->nr_samples : 0);
+}
+
+static void print_extra(FILE *fp, const dtab *t, const drow *r)
+{
+    if (t->o->children) {
+        double b = r->b ? hist_percent(r->b->acc_period, t->h0->total_period) : 0;
+        double n = r->n ? hist_percent(r->n->acc_period, t->h1->total_period) : 0;
+
+        if (r->b)
+            fprintf(fp, "  %8.2f%%", b);
+        else
+            fprintf(fp, "  %9s", "");
+        if (r->n)
+            fprintf(fp, "  %+9.2f%%", n - b);
+        else
+            fprintf(fp, "  %10s", "");
+    }
+    if (t->o->signif) {
+        if (t->h1 != NULL)
+            fprintf(fp, "  %6.1f%%", 100.0 * confidence(t, r));
+        else
+            fprintf(fp, "  %7s", "");
+    }
+}
+
+static int shown(const dtab *t, const drow *r)
+{
+    if (t->o->limit > 0 && base_pct(t, r) < t->o->limit && new_pct(t, r) < t->o->limit)
+        return 0;
+    if (t->o->min_signif > 0 && 100.0 * confidence(t, r) < t->o->min_signif)
+        return 0;
+    return 1;
+}
+
+static void print_table(FILE *fp, const dtab *t)
+{
+    int w[HK_MAX], unresolved;
+    size_t i;
+
+    hist_key_widths_init(t->h0, w, &unresolved);
+    for (i = 0; i < t->n; i++)
+        hist_key_widths_add(t->h0, t->rows[i].b ? t->rows[i].b : t->rows[i].n, w, &unresolved);
+    hist_key_widths_done(t->h0, w, unresolved);
+    print_header(fp, t, w);
+    for (i = 0; i < t->n; i++) {
+        const drow *r = &t->rows[i];
+
+        if (!shown(t, r))
+            continue;
+        if (r->b)
+            fprintf(fp, "  %7.2f%%", base_pct(t, r));
+        else
+            fprintf(fp, "  %8s", "");
+        print_computed(fp, t, r);
+        print_extra(fp, t, r);
+        hist_key_print(fp, t->h0, r->b ? r->b : r->n, w);
+        fputc('\n', fp);
+    }
+}
+
+/* perf's evsel__match2: the same type and config; folded text is any event */
+static const hist *match(const hist_set *s, const hist *h)
+{
+    size_t i;
+
+    for (i = 0; i < s->n; i++)
+        if ((s->ev[i].type == h->type && s->ev[i].config == h->config) ||
+            s->ev[i].type == FOLDED_TYPE || h->type == FOLDED_TYPE)
+            return &s->ev[i];
+    return NULL;
+}
+
+int dtab_print(FILE *fp, const hist_set *base, const hist_set *new_, const dtab_opts *o)
+{
+    size_t i;
+
+    for (i = 0; i < base->n; i++) {
+        dtab t = { o, &base->ev[i], match(new_, &base->ev[i]), NULL, 0 };
+
+        if (build_rows(&t) < 0)
+            return -1;
+        fprintf(fp, "%s# Event '%s'\n#\n", i ? "\n" : "",
+                t.h0->type == FOLDED_TYPE && t.h1 ? t.h1->name : t.h0->name);
+        print_table(fp, &t);
+        free(t.rows);
+    }
+    return 0;
+}

@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hist.c - rows by sort keys (hist.h): an open-addressing table over a
+ * growing array of rows, strings interned once per table, perf's tie order
+ * and the text of the key columns (perf report --stdio's widths and
+ * formats: "%7d:%-*s" for pid, "[k] " before symbols, 16 hex digits for an
+ * unresolved address).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hist.h"
+#include "../libparse/util.h"
+
+/* --- interned strings ------------------------------------------------------ */
+
+struct hist_strs {
+    char  **v;
+    size_t  n, nslots;
+};
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    for (; s != NULL && *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+    return (h ^ 0xff) * 0x100000001b3ULL;
+}
+
+static uint64_t hash_u64(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0x100000001b3ULL;
+}
+
+static int strs_grow(struct hist_strs *t)
+{
+    size_t i, n = t->nslots ? t->nslots * 2 : 256;
+    char **v = calloc(n, sizeof(*v));
+
+    if (v == NULL)
+        return -1;
+    for (i = 0; i < t->nslots; i++) {
+        size_t j;
+
+        if (t->v[i] == NULL)
+            continue;
+        for (j = hash_str(0xcbf29ce484222325ULL, t->v[i]) & (n - 1); v[j]; j = (j + 1) & (n - 1))
+            ;
+        v[j] = t->v[i];
+    }
+    free(t->v);
+    t->v = v;
+    t->nslots = n;
+    return 0;
+}
+
+const char *hist_str(hist *h, const char *s)
+{
+    struct hist_strs *t = h->strs;
+    size_t j;
+
+    if (s == NULL)
+        return NULL;
+    if ((t->n + 1) * 2 > t->nslots && strs_grow(t) < 0)
+        return NULL;
+    for (j = hash_str(0xcbf29ce484222325ULL, s) & (t->nslots - 1); t->v[j];
+         j = (j + 1) & (t->nslots - 1))
+        if (strcmp(t->v[j], s) == 0)
+            return t->v[j];
+    if ((t->v[j] = strdup(s)) == NULL)
+        return NULL;
+    t->n++;
+    return t->v[j];
+}
+
+/* --- keys ------------------------------------------------------------------ */
+
+static const struct key_name {
+    const char *name;
+    int         key;
+} key_names[] = {
+    { "comm", HK_COMM }, { "pid", HK_PID }, { "tid", HK_TID }, { "dso", HK_DSO },
+    { "sym", HK_SYM }, { "symbol", HK_SYM }, { "cpu", HK_CPU },
+};
+
+int hist_keys_parse(hist_keys *k, const char *s, const char **bad, size_t *bad_len)
+{
+    memset(k, 0, sizeof(*k));
+    while (*s) {
+        size_t len = strcspn(s, ","), i;
+
+        for (i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
+            if (strlen(key_names[i].name) == len && strncmp(key_names[i].name, s, len) == 0)
+                break;
+        if (i == sizeof(key_names) / sizeof(key_names[0]) || len == 0) {
+            *bad = s;
+            *bad_len = len;
+            return -1;
+        }
+        if (!hist_keys_has(k, key_names[i].key))
+            k->k[k->n++] = (unsigned char)key_names[i].key;
+        s += len;
+        if (*s == ',')
+            s++;
+    }
+    if (k->n == 0) {
+        *bad = s;
+        *bad_len = 0;
+        return -1;
+    }
+    return 0;
+}
+
+int hist_keys_has(const hist_keys *k, int key)
+{
+    int i;
+
+    for (i = 0; i < k->n; i++)
+        if (k->k[i] == key)
+            return 1;
+    return 0;
+}
+
+/* --- the table ------------------------------------------------------------- */
+
+int hist_init(hist *h, const char *name, const hist_keys *keys, int by_name)
+{
+    memset(h, 0, sizeof(*h));
+    h->keys = *keys;
+    h->by_name = by_name;
+    if ((h->strs = calloc(1, sizeof(*h->strs))) == NULL ||
+        (h->name = strdup(name ? name : "[unknown]")) == NULL)
+        return -1;
+    return 0;
+}
+
+void hist_free(hist *h)
+{
+    size_t i;
+
+    if (h->strs != NULL) {
+        for (i = 0; i < h->strs->nslots; i++)
+            free(h->strs->v[i]);
+        free(h->strs->v);
+        free(h->strs);
+    }
+    free(h->name);
+    free(h->v);
+    free(h->slots);
+    memset(h, 0, sizeof(*h));
+}
+
+static int str_eq(const char *a, const char *b)
+{
+    return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Whether it and the row's item are the same row under the keys. */
+static int same(const hist *h, const hist_item *a, const hist_item *b)
+{
+    int i;
+
+    for (i = 0; i < h->keys.n; i++) {
+        switch (h->keys.k[i]) {
+        case HK_COMM: if (!str_eq(a->comm, b->comm)) return 0; break;
+        case HK_PID: case HK_TID: if (a->tid != b->tid) return 0; break;
+        case HK_CPU: if (a->cpu != b->cpu) return 0; break;
+        case HK_DSO: if (!str_eq(a->dso, b->dso)) return 0; break;
+        case HK_SYM:
+            if ((a->sym == NULL) != (b->sym == NULL) || a->inlined != b->inlined)
+                return 0;
+            if (h->by_name) {
+                if (a->sym != NULL && strcmp(a->sym, b->sym) != 0)
+                    return 0;
+            } else if (a->sym != NULL ? a->sym_start != b->sym_start || strcmp(a->sym, b->sym)
+                                      : a->ip != b->ip) {
+                return 0;
+            }
+            /* perf report compares symbols within their DSO, perf diff not */
+            if (!h->by_name && !hist_keys_has(&h->keys, HK_DSO) && !str_eq(a->dso, b->dso))
+                return 0;
+            break;
+        }
+    }
+    return 1;
+}
+
+static uint64_t hash_item(const hist *h, const hist_item *it)
+{
+    uint64_t x = 0xcbf29ce484222325ULL;
+    int i;
+
+    for (i = 0; i < h->keys.n; i++) {
+        switch (h->keys.k[i]) {
+        case HK_COMM: x = hash_str(x, it->comm); break;
+        case HK_PID: case HK_TID: x = hash_u64(x, (uint32_t)it->tid); break;
+        case HK_CPU: x = hash_u64(x, (uint32_t)it->cpu); break;
+        case HK_DSO: x = hash_str(x, it->dso); break;
+        case HK_SYM:
+            x = it->sym ? hash_str(x, it->sym) : h->by_name ? hash_u64(x, 1) : hash_u64(x, it->ip);
+            break;
+        }
+    }
+    return x;
+}
+
+static int slots_grow(hist *h)
+{
+    size_t i, n = h->nslots ? h->nslots * 2 : 1024;
+    uint32_t *s = calloc(n, sizeof(*s));
+
+    if (s == NULL)
+        return -1;
+    for (i = 0; i < h->n; i++) {
+        size_t j;
+
+        for (j = hash_item(h, &h->v[i].it) & (n - 1); s[j]; j = (j + 1) & (n - 1))
+            ;
+        s[j] = (uint32_t)i + 1;
+    }
+    free(h->slots);
+    h->slots = s;
+    h->nslots = n;
+    return 0;
+}
+
+static size_t slot_of(const hist *h, const hist_item *it, uint64_t x)
+{
+    size_t j;
+
+    for (j = x & (h->nslots - 1); h->slots[j]; j = (j + 1) & (h->nslots - 1))
+        if (same(h, it, &h->v[h->slots[j] - 1].it))
+            break;
+    return j;
+}
+
+hist_entry *hist_find(const hist *h, const hist_item *it)
+{
+    size_t j;
+
+    if (h->nslots == 0)
+        return NULL;
+    j = slot_of(h, it, hash_item(h, it));
+    return h->slots[j] ? &h->v[h->slots[j] - 1] : NULL;
+}
+
+/* a new row for it, its strings interned */
+static hist_entry *insert(hist *h, const hist_item *it, size_t j)
+{
+    hist_entry *e;
+
+    if (h->n >= UINT32_MAX - 1 || ps_grow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v)) < 0)
+        return NULL;
+    e = &h->v[h->n];
+    memset(e, 0, sizeof(*e));
+    e->it = *it;
+    e->pair = -1;
+    if ((it->comm && (e->it.comm = hist_str(h, it->comm)) == NULL) ||
+        (it->dso && (e->it.dso = hist_str(h, it->dso)) == NULL) ||
+        (it->sym && (e->it.sym = hist_str(h, it->sym)) == NULL))
+        return NULL;
+    h->slots[j] = (uint32_t)++h->n;
+    return e;
+}
+
+hist_entry *hist_add(hist *h, const hist_item *it, uint64_t period, int self)
+{
+    hist_entry *e;
+    uint64_t x;
+    size_t j;
+
+    if ((h->n + 1) * 2 > h->nslots && slots_grow(h) < 0)
+        return NULL;
+    x = hash_item(h, it);
+    j = slot_of(h, it, x);
+    if (h->slots[j])
+        e = &h->v[h->slots[j] - 1];
+    else if ((e = insert(h, it, j)) == NULL)
+        return NULL;
+    /* perf diff merges a DSO's unresolved addresses: show the lowest of
+     * the samples' own */
+    if (h->by_name && self && e->it.sym == NULL && (e->nr_samples == 0 || it->ip < e->it.ip))
+        e->it.ip = it->ip;
+    return hist_add_at(h, (size_t)(e - h->v), period, self);
+}
+
+hist_entry *hist_add_at(hist *h, size_t row, uint64_t period, int self)
+{
+    hist_entry *e = &h->v[row];
+
+    if (self) {
+        e->period += period;
+        e->nr_samples++;
+    }
+    if (e->stamp != h->stamp) {
+        e->stamp = h->stamp;
+        e->acc_period += period;
+        e->acc_samples++;
+    }
+    return e;
+}
+
+int hist_collapse(hist *h)
+{
+    size_t i, k = 0;
+
+    memset(h->slots, 0, h->nslots * sizeof(*h->slots));
+    for (i = 0; i < h->n; i++) {
+        hist_entry *e = &h->v[i];
+        size_t j = slot_of(h, &e->it, hash_item(h, &e->it));
+
+        if (h->slots[j]) {
+            hist_entry *d = &h->v[h->slots[j] - 1];
+
+            d->period += e->period;
+            d->nr_samples += e->nr_samples;
+            d->acc_period += e->acc_period;
+            d->acc_samples += e->acc_samples;
+            continue;
+        }
+        h->v[k] = *e;
+        h->slots[j] = (uint32_t)++k;
+    }
+    h->n = k;
+    return 0;
+}
+
+/* --- order and text ---------------------------------------------------------- */
+
+static int cmp_str(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_sym(const hist_item *a, const hist_item *b)
+{
+    if (a->sym != NULL && b->sym != NULL)
+        return strcmp(a->sym, b->sym);
+    if (a->sym != NULL || b->sym != NULL)
+        return a->sym != NULL ? -1 : 1;
+    return a->ip < b->ip ? -1 : a->ip > b->ip;
+}
+
+/* perf's DSO order: by short name, rows without a map last */
+static int cmp_dso(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return (a == NULL) - (b == NULL);
+    return strcmp(a, b);
+}
+
+int hist_key_cmp(const hist *h, const hist_entry *a, const hist_entry *b)
+{
+    int i, c = 0;
+
+    for (i = 0; i < h->keys.n && c == 0; i++) {
+        switch (h->keys.k[i]) {
+        case HK_COMM: c = cmp_str(a->it.comm, b->it.comm); break;
+        case HK_PID: case HK_TID: c = (a->it.tid > b->it.tid) - (a->it.tid < b->it.tid); break;
+        case HK_CPU: c = (a->it.cpu > b->it.cpu) - (a->it.cpu < b->it.cpu); break;
+        case HK_DSO: c = cmp_dso(a->it.dso, b->it.dso); break;
+        case HK_SYM: c = cmp_sym(&a->it, &b->it); break;
+        }
+    }
+    return c;
+}
+
+const char *hist_key_header(int key)
+{
+    static const char *const names[HK_MAX] = {
+        [HK_COMM] = "Command", [HK_PID] = "    Pid:Command", [HK_TID] = "    Tid",
+        [HK_DSO] = "Shared Object", [HK_SYM] = "Symbol", [HK_CPU] = "CPU",
+    };
+    return names[key];
+}
+
+static int max_int(int a, int b) { return a > b ? a : b; }
+
+/* The thread's comm is what perf measures the comm columns by. */
+static int comm_len(const hist_entry *e)
+{
+    return (int)strlen(e->thread_comm ? e->thread_comm : e->it.comm ? e->it.comm : "");
+}
+
+void hist_key_widths_init(const hist *h, int *w, int *unresolved)
+{
+    int i;
+
+    for (i = 0; i < h->keys.n; i++)
+        w[i] = (int)strlen(hist_key_header(h->keys.k[i]));
+    *unresolved = 0;
+}
+
+void hist_key_widths_add(const hist *h, const hist_entry *e, int *w, int *unresolved)
+{
+    char buf[32];
+    int i;
+
+    for (i = 0; i < h->keys.n; i++) {
+        switch (h->keys.k[i]) {
+        case HK_COMM: w[i] = max_int(w[i], comm_len(e)); break;
+        case HK_PID: w[i] = max_int(w[i], comm_len(e) + 8); break;
+        case HK_TID: w[i] = max_int(w[i], snprintf(buf, sizeof(buf), "%d", e->it.tid)); break;
+        case HK_DSO: w[i] = max_int(w[i], (int)strlen(e->it.dso ? e->it.dso : "[unknown]")); break;
+        case HK_SYM:
+            w[i] = max_int(w[i], e->it.sym ? (int)strlen(e->it.sym) + 4 : 16 + 4 + 2);
+            *unresolved |= e->it.sym == NULL;
+            break;
+        }
+    }
+}
+
+void hist_key_widths_done(const hist *h, int *w, int unresolved)
+{
+    int i;
+
+    /* perf widens the DSO column for rows of unresolved addresses */
+    for (i = 0; unresolved && i < h->keys.n; i++)
+        if (h->keys.k[i] == HK_DSO && w[i] < 16)
+            w[i] = 16;
+}
+
+void hist_key_widths(const hist *h, int *w)
+{
+    int unresolved;
+    size_t j;
+
+    hist_key_widths_init(h, w, &unresolved);
+    for (j = 0; j < h->n; j++)
+        hist_key_widths_add(h, &h->v[j], w, &unresolved);
+    hist_key_widths_done(h, w, unresolved);
+}
+
+void hist_sym_text(char *buf, size_t size, const hist_item *it)
+{
+    if (it->sym != NULL)
+        snprintf(buf, size, "[%c] %s%s", it->level, it->sym, it->inlined ? " (inlined)" : "");
+    else if (it->ip == 0)
+        snprintf(buf, size, "[%c] %016" PRIx64, it->level, it->ip);
+    else
+        snprintf(buf, size, "[%c] 0x%016" PRIx64, it->level, it->ip);
+}
+
+void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
+{
+    char buf[4096];
+    int i;
+
+    for (i = 0; i < h->keys.n; i++) {
+        int last = i == h->keys.n - 1;     /* perf pads every column but a last symbol */
+
+        fputs("  ", fp);
+        switch (h->keys.k[i]) {
+        case HK_COMM:
+            fprintf(fp, "%-*.*s", w[i], w[i], e->it.comm ? e->it.comm : "");
+            break;
+        case HK_PID:
+            fprintf(fp, "%7d:%-*.*s", e->it.tid, w[i] - 8, w[i] - 8,
+                    e->thread_comm ? e->thread_comm : e->it.comm ? e->it.comm : "");
+            break;
+        case HK_TID: fprintf(fp, "%*d", w[i], e->it.tid); break;
+        case HK_CPU: fprintf(fp, "%*.*d", w[i], w[i], e->it.cpu); break;
+        case HK_DSO: fprintf(fp, "%-*s", w[i], e->it.dso ? e->it.dso : "[unknown]"); break;
+        case HK_SYM:
+            hist_sym_text(buf, sizeof(buf), &e->it);
+            fprintf(fp, "%-*s", last ? 0 : w[i], buf);
+            break;
+        }
+    }
+}
+
+typedef struct order_ctx { const hist *h; int children; } order_ctx;
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+    return (a < b) - (a > b);
+}
+
+static int order_cmp(const void *pa, const void *pb, void *arg)
+{
+    const order_ctx *c = arg;
+    const hist_entry *a = &c->h->v[*(const size_t *)pa], *b = &c->h->v[*(const size_t *)pb];
+    int r = c->children ? cmp_u64_desc(a->acc_period, b->acc_period) : 0;
+
+    if (r == 0)
+        r = cmp_u64_desc(a->period, b->period);
+    return r != 0 ? r : hist_key_cmp(c->h, a, b);
+}
+
+size_t *hist_order(const hist *h, int children, double limit, size_t *n)
+{
+    size_t *v = malloc((h->n ? h->n : 1) * sizeof(*v)), i, k = 0;
+    order_ctx c = { h, children };
+
+    if (v == NULL)
+        return NULL;
+    for (i = 0; i < h->n; i++) {
+        const hist_entry *e = &h->v[i];
+
+        if (!children && e->nr_samples == 0)
+            continue;
+        if (limit > 0 && hist_percent(children ? e->acc_period : e->period,
+                                      h->total_period) < limit)
+            continue;
+        v[k++] = i;
+    }
+    qsort_r(v, k, sizeof(*v), order_cmp, &c);
+    *n = k;
+    return v;
+}

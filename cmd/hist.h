@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hist.h - samples summed into rows by sort keys, as perf's hists do for
+ * perf report and perf diff: a row per distinct (comm, pid, tid, dso, sym,
+ * cpu) tuple of the keys asked for, with its self period and sample count
+ * and, from call chains, its inclusive ("children") period. The table, the
+ * order perf prints rows in and the text of the key columns live here;
+ * report.c and diff_table.c add their own value columns.
+ *
+ * Two ways to tell symbols apart: perf report's (a symbol is its address
+ * range, an unresolved address is its own row) and perf diff's (a symbol is
+ * its name within its DSO, so rebuilt binaries still match, and the
+ * unresolved addresses of a DSO are one row).
+ */
+#ifndef PS_CMD_HIST_H
+#define PS_CMD_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_MAX };
+
+typedef struct hist_keys {
+    unsigned char k[HK_MAX];    /* HK_* in column order */
+    int           n;
+} hist_keys;
+
+/** What a sample (or one frame of its call chain) is summed under. */
+typedef struct hist_item {
+    const char *comm;           /* at the sample's time */
+    int32_t     pid, tid, cpu;  /* pid: not a key (perf's pid key is the thread) */
+    const char *dso;            /* short name, as perf report shows it */
+    const char *sym;            /* NULL: unresolved */
+    uint64_t    sym_start;      /* with sym: its identity in the DSO */
+    uint64_t    ip;             /* unresolved: the address perf prints */
+    char        level;          /* '.' user, 'k' kernel, 'g', 'u', 'H' */
+    char        inlined;        /* sym is an inlined entry: " (inlined)" */
+    uint64_t    time;           /* not a key: the first sample's time */
+} hist_item;
+
+typedef struct hist_entry {
+    hist_item   it;             /* strings owned by the hist */
+    const char *thread_comm;    /* the thread's last comm (perf's pid key) */
+    uint64_t    period, nr_samples;         /* self */
+    uint64_t    acc_period, acc_samples;    /* inclusive, with children */
+    uint64_t    stamp;          /* the last sample that added to acc */
+    int64_t     pair;           /* diff: the other side's row, -1 none */
+} hist_entry;
+
+typedef struct hist {
+    char       *name;           /* the event's name; owned */
+    uint32_t    type, idx;      /* the event's attr type, its index */
+    uint64_t    config;
+    hist_keys   keys;
+    int         by_name;        /* perf diff's symbol identity */
+    hist_entry *v;
+    size_t      n, cap;
+    uint32_t   *slots;          /* open addressing: index + 1, 0 empty */
+    size_t      nslots;
+    uint64_t    total_period, nr_samples;
+    uint64_t    stamp;
+    struct hist_strs *strs;     /* interned strings; owned */
+} hist;
+
+/** "comm,dso,sym" (perf's names; "symbol" and "pid"/"tid" too) into k.
+ * 0, or -1 with the bad key in *bad. */
+int  hist_keys_parse(hist_keys *k, const char *s, const char **bad, size_t *bad_len);
+int  hist_keys_has(const hist_keys *k, int key);
+
+/** An empty table. 0 or -1 (out of memory). */
+int  hist_init(hist *h, const char *name, const hist_keys *keys, int by_name);
+void hist_free(hist *h);
+
+/** Start a sample: inclusive sums count each row once per sample. */
+static inline void hist_sample_begin(hist *h) { h->stamp++; }
+/**
+ * Add period to it's row: as the sample's own location (self, and its
+ * inclusive sum) or as a caller in its chain (inclusive only, once per
+ * sample). @return the row, or NULL out of memory
+ */
+hist_entry *hist_add(hist *h, const hist_item *it, uint64_t period, int self);
+/** hist_add() to the row at index row (found before). */
+hist_entry *hist_add_at(hist *h, size_t row, uint64_t period, int self);
+/**
+ * Merge the rows that became equal (perf's collapse: after its comm of a
+ * thread first seen without one is renamed in place). 0 or -1 (memory).
+ */
+int  hist_collapse(hist *h);
+/** The row of it, or NULL. */
+hist_entry *hist_find(const hist *h, const hist_item *it);
+/** Intern s in h's string pool; NULL out of memory. */
+const char *hist_str(hist *h, const char *s);
+
+/** Compare two rows by the keys (perf's tie order: ascending names and
+ * ids, resolved symbols before unresolved addresses). */
+int  hist_key_cmp(const hist *h, const hist_entry *a, const hist_entry *b);
+
+/**
+ * The rows in perf report's order: by inclusive period with children,
+ * then self period, then the keys; rows under limit percent (of the first
+ * column) left out. @return indexes into h->v, *n of them (malloc'd), or
+ * NULL out of memory
+ */
+size_t *hist_order(const hist *h, int children, double limit, size_t *n);
+
+/** Column widths of the key columns over all of h's rows (perf's rules). */
+void hist_key_widths(const hist *h, int *w);
+/** The same over chosen rows: _init, _add for each row, then _done. */
+void hist_key_widths_init(const hist *h, int *w, int *unresolved);
+void hist_key_widths_add(const hist *h, const hist_entry *e, int *w, int *unresolved);
+void hist_key_widths_done(const hist *h, int *w, int unresolved);
+/** Header names of the key columns. */
+const char *hist_key_header(int key);
+/** Print the key columns of e, each after "  ", padded to w. */
+void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w);
+/** The symbol column's text ("[.] foo", "[k] 0xffff..."). */
+void hist_sym_text(char *buf, size_t size, const hist_item *it);
+
+/** perf's "% of total" (0 when the total is 0). */
+static inline double hist_percent(uint64_t v, uint64_t total)
+{
+    return total ? (double)v * 100.0 / (double)total : 0.0;
+}
+
+#endif /* PS_CMD_HIST_H */

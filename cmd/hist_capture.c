@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hist_capture.c - a capture into per-event hists (hist_capture.h). The
+ * locations are what perf report's hist entries hold: the sample's map,
+ * symbol and map-relative address with the level of its cpumode; a call
+ * chain entry is its recorded address, with the level of the maps it was
+ * looked up in, or the sample's when nothing was found. No map: DSO NULL,
+ * shown "[unknown]".
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "hist_capture.h"
+#include "walk.h"
+
+/* A call chain entry seen before under the same sample row is the same
+ * row again: a direct-mapped cache keyed by what the resolver keeps for its
+ * life (symbol and DSO pointers), so the common case hashes no strings.
+ * The sample's row stands for the keys every entry of its chain shares
+ * (comm, thread, cpu). Inlined entries (names not kept) are not cached. */
+#define CHAIN_CACHE 65536
+
+typedef struct chain_slot {
+    const hist *h;
+    const void *sym;            /* ps_sym, or NULL: ip */
+    const char *dso;
+    uint64_t    ip;
+    uint32_t    self, row;      /* row indexes + 1 */
+    char        level;
+} chain_slot;
+
+typedef struct run {
+    const char              *cmd;
+    const hist_capture_opts *o;
+    hist_set                *out;
+    int                     *slot;      /* evsel idx -> out->ev index + 1 */
+    size_t                   nslot;
+    int                      oom;
+    chain_slot              *cache;     /* CHAIN_CACHE slots, NULL: none */
+} run;
+
+/* perf report's short DSO name: the file's base name, "[JIT] tid N" for
+ * a /tmp/perf-N.map (written to buf) */
+static const char *short_dso(const char *dso, char *buf, size_t size)
+{
+    const char *b;
+    int pid, end = 0;
+
+    if (dso == NULL)
+        return "[unknown]";
+    if (dso[0] == '[')
+        return dso;
+    if (strncmp(dso, "/tmp/perf-", 10) == 0 &&
+        sscanf(dso, "/tmp/perf-%d.map%n", &pid, &end) == 1 && end > 0 && dso[end] == '\0') {
+        snprintf(buf, size, "[JIT] tid %d", pid);
+        return buf;
+    }
+    b = strrchr(dso, '/');
+    return b != NULL && b[1] ? b + 1 : dso;
+}
+
+static char level_of_cpumode(unsigned cpumode)
+{
+    switch (cpumode) {
+    case PERF_RECORD_MISC_KERNEL: return 'k';
+    case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
+    case PERF_RECORD_MISC_GUEST_USER: return 'u';
+    case PERF_RECORD_MISC_HYPERVISOR: return 'H';
+    default: return '.';
+    }
+}
+
+static void frame_item(hist_item *it, const ps_frame *fr, char *buf, size_t size)
+{
+    it->dso = fr->map != NULL ? short_dso(fr->r.dso, buf, size) : NULL;
+    it->sym = fr->inl != NULL ? fr->inl : fr->r.sym != NULL ? fr->r.sym->name : NULL;
+    it->sym_start = fr->r.sym != NULL ? fr->r.sym->start : 0;
+    it->ip = fr->map != NULL ? fr->r.rel : fr->ip;
+}
+
+/* a call chain entry as perf's callchain cursor gives it: the address as
+ * recorded; the level of the maps it was found in, the sample's own when
+ * neither a map nor a symbol was found (what perf's report shows) */
+static void chain_item(hist_item *it, const ps_frame *fr, char sample_level, char *buf,
+                       size_t size)
+{
+    frame_item(it, fr, buf, size);
+    it->inlined = fr->inl != NULL;
+    it->ip = fr->ip;
+    it->level = fr->map != NULL || it->sym != NULL
+                ? (fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.') : sample_level;
+}
+
+/* the hist of event e, made on its first sample */
+static hist *event_hist(run *r, const ps_evsel *e)
+{
+    hist_set *s = r->out;
+    hist *h;
+
+    if (e->idx >= r->nslot) {
+        size_t n = e->idx + 16;
+        int *v = realloc(r->slot, n * sizeof(*v));
+
+        if (v == NULL)
+            return NULL;
+        memset(v + r->nslot, 0, (n - r->nslot) * sizeof(*v));
+        r->slot = v;
+        r->nslot = n;
+    }
+    if (r->slot[e->idx])
+        return &s->ev[r->slot[e->idx] - 1];
+    h = realloc(s->ev, (s->n + 1) * sizeof(*h));
+    if (h == NULL)
+        return NULL;
+    s->ev = h;
+    h = &s->ev[s->n];
+    if (hist_init(h, e->name, &r->o->keys, r->o->by_name) < 0) {
+        hist_free(h);
+        return NULL;
+    }
+    h->type = e->attr.type;
+    h->idx = e->idx;
+    h->config = e->attr.config;
+    r->slot[e->idx] = (int)++s->n;
+    return h;
+}
+
+static chain_slot *cache_slot(run *r, const hist *h, uint32_t self, const ps_frame *fr,
+                              char level)
+{
+    uint64_t x = ((uintptr_t)fr->r.sym ^ (fr->r.sym ? 0 : fr->ip) ^ ((uintptr_t)fr->r.dso << 7) ^
+                  ((uint64_t)self << 32) ^ (uint64_t)level ^ ((uintptr_t)h << 3)) *
+                 0x9e3779b97f4a7c15ULL;
+
+    return &r->cache[x >> 48];
+}
+
+static int cache_hit(const chain_slot *c, const hist *h, uint32_t self, const ps_frame *fr,
+                     char level)
+{
+    return c->row && c->h == h && c->self == self && c->sym == (const void *)fr->r.sym &&
+           c->dso == fr->r.dso && c->level == level && (fr->r.sym || c->ip == fr->ip);
+}
+
+static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it,
+                     uint64_t period, uint32_t self)
+{
+    const ps_sample *smp = &ev->u.sample;
+    const ps_frame *frames;
+    char jit[64], level = it->level;
+    size_t i, n;
+
+    if (!(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
+        return 0;
+    r->out->has_callchain = 1;
+    n = ps_resolver__frames(walk_resolver(w), smp, ev->evsel->attr.branch_sample_type,
+                            walk_max_stack(w), &frames);
+    for (i = 0; i < n; i++) {
+        const ps_frame *fr = &frames[i];
+        chain_slot *c = NULL;
+        hist_entry *e;
+
+        if (r->cache != NULL && fr->inl == NULL) {
+            char lv = fr->map != NULL || fr->r.sym != NULL
+                      ? (fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.') : level;
+
+            c = cache_slot(r, h, self, fr, lv);
+            if (cache_hit(c, h, self, fr, lv)) {
+                hist_add_at(h, c->row - 1, period, 0);
+                continue;
+            }
+        }
+        chain_item(it, fr, level, jit, sizeof(jit));
+        if ((e = hist_add(h, it, period, 0)) == NULL)
+            return -1;
+        if (c != NULL)
+            *c = (chain_slot){ h, fr->r.sym, fr->r.dso, fr->ip, self,
+                               (uint32_t)(e - h->v) + 1, it->level };
+    }
+    return 0;
+}
+
+static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
+                     uint64_t period)
+{
+    run *r = ctx;
+    const ps_sample *smp = &ev->u.sample;
+    ps_resolver *res = walk_resolver(w);
+    char comm[64], jit[64];
+    hist_entry *self;
+    hist_item it;
+    ps_frame fr;
+    hist *h;
+
+    if (r->o->filter != NULL && filter_skip(r->o->filter, res, smp, e))
+        return 0;
+    if ((h = event_hist(r, e)) == NULL)
+        goto oom;
+    memset(&it, 0, sizeof(it));
+    it.comm = ps_resolver__comm(res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
+    it.pid = (int32_t)smp->pid;
+    it.tid = (int32_t)smp->tid;
+    it.cpu = (int32_t)smp->cpu;
+    it.time = smp->time;
+    ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
+                      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
+    frame_item(&it, &fr, jit, sizeof(jit));
+    it.level = level_of_cpumode(ev->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+    hist_sample_begin(h);
+    h->total_period += period;
+    h->nr_samples++;
+    if (r->o->hide != NULL && filter_skip(r->o->hide, res, smp, e))
+        return 0;
+    if ((self = hist_add(h, &it, period, 1)) == NULL)
+        goto oom;
+    if (r->o->children && add_chain(r, w, h, ev, &it, period, (uint32_t)(self - h->v)) < 0)
+        goto oom;
+    return 0;
+oom:
+    fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+    return -1;
+}
+
+static int on_record(void *ctx, walk *w, const ps_event *ev)
+{
+    run *r = ctx;
+
+    (void)w;
+    if (ev->type == PERF_RECORD_LOST_SAMPLES)
+        r->out->nr_lost_samples += ev->u.lost_samples.lost;
+    return 0;
+}
+
+/* A thread first seen without a comm is ":tid" until its first COMM,
+ * which perf writes over that placeholder: rows made before then get the
+ * name too, and merge with the rows made after. */
+static int fix_placeholder(hist *h, hist_entry *e, const ps_machine *m)
+{
+    const ps_thread *th;
+    char ph[16];
+
+    snprintf(ph, sizeof(ph), ":%d", (int)e->it.tid);
+    if (e->it.comm == NULL || strcmp(e->it.comm, ph) != 0 ||
+        (th = ps_machine__thread(m, (uint32_t)e->it.pid, (uint32_t)e->it.tid, e->it.time)) == NULL)
+        return 0;
+    return (e->it.comm = hist_str(h, ps_thread__comm(th, e->it.time))) == NULL ? -1 : 1;
+}
+
+/* perf names a thread by its last comm (the pid key, the comm widths) */
+static int at_end(void *ctx, walk *w)
+{
+    run *r = ctx;
+    const ps_machine *m = ps_resolver__machine(walk_resolver(w));
+    size_t i, j;
+
+    for (i = 0; i < r->out->n; i++) {
+        hist *h = &r->out->ev[i];
+        int renamed = 0, rc = 0;
+
+        for (j = 0; j < h->n && rc >= 0; j++) {
+            hist_entry *e = &h->v[j];
+            char comm[64];
+
+            if ((rc = fix_placeholder(h, e, m)) > 0)
+                renamed = 1;
+            e->thread_comm = hist_str(h, ps_resolver__comm(walk_resolver(w), (uint32_t)e->it.pid,
+                                                           (uint32_t)e->it.tid, UINT64_MAX,
+                                                           comm, sizeof(comm)));
+            if (e->thread_comm == NULL)
+                rc = -1;
+        }
+        if (rc < 0 || (renamed && hist_collapse(h) < 0)) {
+            fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int on_first(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
+                    uint64_t period);
+
+static int on_first_record(void *ctx, walk *w, const ps_event *ev)
+{
+    walk_at_end(w, at_end);
+    return on_record(ctx, w, ev);
+}
+
+static int on_first(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
+                    uint64_t period)
+{
+    walk_at_end(w, at_end);
+    return on_sample(ctx, w, ev, e, period);
+}
+
+static int by_idx(const void *a, const void *b)
+{
+    const hist *x = a, *y = b;
+
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts *o,
+                 hist_set *out)
+{
+    run r = { cmd, o, out, NULL, 0, 0, NULL };
+    walk_cb cb = { &r, on_first, on_first_record };
+    walk_opts wo;
+    int rc;
+
+    memset(out, 0, sizeof(*out));
+    memset(&wo, 0, sizeof(wo));
+    wo.symfs = o->symfs;
+    wo.kallsyms = o->kallsyms;
+    wo.max_stack = o->max_stack;
+    if (o->children && (r.cache = calloc(CHAIN_CACHE, sizeof(*r.cache))) == NULL) {
+        fprintf(stderr, "perfsift %s: out of memory\n", cmd);
+        return EXIT_BADINPUT;
+    }
+    rc = walk_run(cmd, in, &wo, &cb);
+    free(r.slot);
+    free(r.cache);
+    if (out->n > 1)
+        qsort(out->ev, out->n, sizeof(*out->ev), by_idx);
+    return rc;
+}
+
+void hist_set_free(hist_set *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->n; i++)
+        hist_free(&s->ev[i]);
+    free(s->ev);
+    memset(s, 0, sizeof(*s));
+}

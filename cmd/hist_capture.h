@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hist_capture.h - a capture summed into one hist per event (hist.h), as
+ * perf report and perf diff sum it: each sample resolved as perf script
+ * resolves it (walk.h), its period under its own location (self) and, with
+ * children, under every distinct location of its call chain (inclusive,
+ * once per sample). Samples the filters (filters.h) leave out count nowhere;
+ * hidden ones only in the totals, as perf report's thread filters.
+ */
+#ifndef PS_CMD_HIST_CAPTURE_H
+#define PS_CMD_HIST_CAPTURE_H
+
+#include "common.h"
+#include "filters.h"
+#include "hist.h"
+
+typedef struct hist_capture_opts {
+    hist_keys            keys;
+    int                  by_name;       /* perf diff's symbol identity */
+    int                  children;      /* inclusive sums from call chains */
+    const sample_filter *filter;        /* samples left out: NULL none */
+    const sample_filter *hide;          /* samples in the totals but in no
+                                         * row (perf report's --comms, --pid,
+                                         * --tid): NULL none */
+    const char          *symfs, *kallsyms;
+    unsigned             max_stack;     /* 0: perf's 127 */
+} hist_capture_opts;
+
+/** One capture's tables: a hist per event that has samples, in the
+ * capture's event order. */
+typedef struct hist_set {
+    hist    *ev;
+    size_t   n;
+    uint64_t nr_lost_samples;   /* PERF_RECORD_LOST_SAMPLES, summed */
+    int      has_callchain;     /* some sample had a call chain */
+} hist_set;
+
+/** Sum the capture in->path into *out. EXIT_OK or EXIT_BADINPUT (printed). */
+int  hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts *o,
+                  hist_set *out);
+void hist_set_free(hist_set *s);
+
+#endif /* PS_CMD_HIST_CAPTURE_H */

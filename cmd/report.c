@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.c - perfsift report [FILE]: where the samples went, summed by sort
+ * keys; mirrors `perf report --stdio --no-children -g none` (and, with
+ * --children, `perf report --stdio --children -g none`): the same header
+ * comment lines, columns, widths, rows and order. --json writes the same
+ * rows for machines (schemas/report.schema.json). Call graphs under the
+ * rows are not printed.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hist_capture.h"
+#include "info_json.h"
+
+static const char usage_text[] =
+"usage: perfsift report [options] [FILE]\n"
+"\n"
+"Where the samples went: overhead (share of the sampled period) summed by\n"
+"sort keys, as `perf report --stdio` prints it, one table per event.\n"
+"\n"
+"  -s, --sort KEYS       comma-separated keys: comm, pid (a thread, shown as\n"
+"                        tid:comm as perf does), tid, dso, sym, cpu; default\n"
+"                        comm,dso,sym\n"
+"      --children        also the inclusive overhead from call chains (each\n"
+"                        row's share of samples it is anywhere in the chain of;\n"
+"                        rows sorted by it), as perf report --children\n"
+"      --no-children     self overhead only (the default)\n"
+"      --percent-limit P hide rows under P percent (of the first column)\n"
+"      --stdio           the text table (the default)\n"
+"      --json            JSON instead (schemas/report.schema.json)\n"
+"      --symfs DIR       look for binaries under DIR\n"
+"      --kallsyms FILE   kernel symbols from FILE\n"
+"      --max-stack N     at most N call chain entries (default 127)\n"
+FILTER_USAGE
+INPUT_USAGE
+"  -h, --help            this text\n"
+"\n"
+"Examples:\n"
+"  perfsift report perf.data\n"
+"  perfsift report --children --sort dso,sym --percent-limit 1 perf.data\n"
+"  perfsift report --json --comms myapp perf.data | jq '.events[0].rows[0]'\n";
+
+enum { OPT_SORT = 6000, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PERCENT_LIMIT, OPT_STDIO,
+       OPT_JSON, OPT_SYMFS, OPT_KALLSYMS, OPT_MAX_STACK };
+
+static const struct option long_opts[] = {
+    INPUT_LONG_OPTS,
+    FILTER_LONG_OPTS,
+    { "sort", required_argument, NULL, 's' },
+    { "children", no_argument, NULL, OPT_CHILDREN },
+    { "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+    { "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
+    { "stdio", no_argument, NULL, OPT_STDIO },
+    { "json", no_argument, NULL, OPT_JSON },
+    { "symfs", required_argument, NULL, OPT_SYMFS },
+    { "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+    { "max-stack", required_argument, NULL, OPT_MAX_STACK },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 }
+};
+
+typedef struct report {
+    input_opts        in;
+    hist_capture_opts ho;
+    sample_filter     filter;
+    sample_filter     hard, soft;   /* filter's lists split, borrowed */
+    const char       *time_arg;
+    double            limit;
+    int               json;
+    hist_set          set;
+} report;
+
+/* --- text ------------------------------------------------------------------ */
+
+/* perf's convert_unit(): "940 ", "10K" */
+static void samples_text(char *buf, size_t size, uint64_t n)
+{
+    char unit = ' ';
+
+    if (n > 1000) { n /= 1000; unit = 'K'; }
+    if (n > 1000) { n /= 1000; unit = 'M'; }
+    if (n > 1000) { n /= 1000; unit = 'G'; }
+    snprintf(buf, size, "%lu%c", (unsigned long)n, unit);
+}
+
+static void print_header(FILE *fp, const hist *h, int children, const int *w)
+{
+    int i;
+
+    fputs(children ? "# Children      Self" : "# Overhead", fp);
+    for (i = 0; i < h->keys.n; i++)
+        fprintf(fp, "  %-*s", w[i], hist_key_header(h->keys.k[i]));
+    fputs(children ? "\n# ........  ........" : "\n# ........", fp);
+    for (i = 0; i < h->keys.n; i++) {
+        fputs("  ", fp);
+        for (int j = 0; j < w[i]; j++)
+            fputc('.', fp);
+    }
+    fputs("\n#\n", fp);
+}
+
+static void print_event(FILE *fp, const report *r, const hist *h, const size_t *order, size_t n)
+{
+    int w[HK_MAX];
+    char ns[32];
+    size_t i;
+
+    samples_text(ns, sizeof(ns), h->nr_samples);
+    fprintf(fp, "# Samples: %s of event '%s'", ns, h->name);
+    if (r->time_arg != NULL)
+        fprintf(fp, " (time slices: %s)", r->time_arg);
+    fputc('\n', fp);
+    fprintf(fp, "# Event count (approx.): %lu\n#\n", (unsigned long)h->total_period);
+    hist_key_widths(h, w);
+    print_header(fp, h, r->ho.children, w);
+    for (i = 0; i < n; i++) {
+        const hist_entry *e = &h->v[order[i]];
+
+        if (r->ho.children)
+            fprintf(fp, "  %7.2f%%  %7.2f%%", hist_percent(e->acc_period, h->total_period),
+                    hist_percent(e->period, h->total_period));
+        else
+            fprintf(fp, "  %7.2f%%", hist_percent(e->period, h->total_period));
+        hist_key_print(fp, h, e, w);
+        fputc('\n', fp);
+    }
+    fputs("\n\n", fp);
+}
+
+/* --- JSON ------------------------------------------------------------------ */
+
+static json_t *row_json(const report *r, const hist *h, const hist_entry *e)
+{
+    json_t *o = json_object();
+    char buf[4096];
+    int i;
+
+    json_object_set_new(o, "overhead", json_real(hist_percent(e->period, h->total_period)));
+    json_object_set_new(o, "period", json_integer((json_int_t)e->period));
+    json_object_set_new(o, "samples", json_integer((json_int_t)e->nr_samples));
+    if (r->ho.children) {
+        json_object_set_new(o, "children", json_real(hist_percent(e->acc_period,
+                                                                  h->total_period)));
+        json_object_set_new(o, "children_period", json_integer((json_int_t)e->acc_period));
+        json_object_set_new(o, "children_samples", json_integer((json_int_t)e->acc_samples));
+    }
+    for (i = 0; i < h->keys.n; i++) {
+        switch (h->keys.k[i]) {
+        case HK_COMM: json_object_set_new(o, "comm", info_json_text(e->it.comm)); break;
+        case HK_PID:
+            json_object_set_new(o, "pid", json_integer(e->it.tid));
+            json_object_set_new(o, "thread_comm", info_json_text(e->thread_comm));
+            break;
+        case HK_TID: json_object_set_new(o, "tid", json_integer(e->it.tid)); break;
+        case HK_CPU: json_object_set_new(o, "cpu", json_integer(e->it.cpu)); break;
+        case HK_DSO: json_object_set_new(o, "dso", info_json_text(e->it.dso)); break;
+        case HK_SYM:
+            json_object_set_new(o, "symbol", info_json_text(e->it.sym));
+            snprintf(buf, sizeof(buf), "%c", e->it.level);
+            json_object_set_new(o, "level", json_string(buf));
+            if (e->it.inlined)
+                json_object_set_new(o, "inlined", json_true());
+            if (e->it.sym == NULL)
+                json_object_set_new(o, "ip", json_integer((json_int_t)e->it.ip));
+            break;
+        }
+    }
+    return o;
+}
+
+static const char *key_name(int key)
+{
+    static const char *const names[HK_MAX] = {
+        [HK_COMM] = "comm", [HK_PID] = "pid", [HK_TID] = "tid", [HK_DSO] = "dso",
+        [HK_SYM] = "sym", [HK_CPU] = "cpu",
+    };
+    return names[key];
+}
+
+static json_t *event_json(const report *r, const hist *h, const size_t *order, size_t n)
+{
+    json_t *o = json_object(), *rows = json_array();
+    size_t i;
+
+    json_object_set_new(o, "name", info_json_text(h->name));
+    json_object_set_new(o, "samples", json_integer((json_int_t)h->nr_samples));
+    json_object_set_new(o, "total_period", json_integer((json_int_t)h->total_period));
+    for (i = 0; i < n; i++)
+        json_array_append_new(rows, row_json(r, h, &h->v[order[i]]));
+    json_object_set_new(o, "rows", rows);
+    return o;
+}
+
+/* --- the command --------------------------------------------------------------- */
+
+static int parse_args(report *r, int argc, char **argv)
+{
+    const char *bad;
+    size_t bad_len;
+    char *end;
+    int c, k;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "i:qs:C:h", long_opts, NULL)) != -1) {
+        if (c == OPT_FILTER_TIME)
+            r->time_arg = optarg;
+        if ((k = cmd_input_option("report", &r->in, c, optarg)) != 0 ||
+            (k = filter_option(&r->filter, "report", c, optarg)) != 0) {
+            if (k < 0)
+                return EXIT_USAGE;
+            continue;
+        }
+        switch (c) {
+        case 's':
+            if (hist_keys_parse(&r->ho.keys, optarg, &bad, &bad_len) < 0)
+                return cmd_usage_error("report", "unknown sort key '%.*s' (comm, pid, tid, "
+                                       "dso, sym, cpu)", (int)bad_len, bad);
+            break;
+        case OPT_CHILDREN: r->ho.children = 1; break;
+        case OPT_NO_CHILDREN: r->ho.children = 0; break;
+        case OPT_PERCENT_LIMIT:
+            r->limit = strtod(optarg, &end);
+            if (*optarg == '\0' || *end || r->limit < 0)
+                return cmd_usage_error("report", "--percent-limit takes a percentage, not '%s'",
+                                       optarg);
+            break;
+        case OPT_STDIO: r->json = 0; break;
+        case OPT_JSON: r->json = 1; break;
+        case OPT_SYMFS: r->ho.symfs = optarg; break;
+        case OPT_KALLSYMS: r->ho.kallsyms = optarg; break;
+        case OPT_MAX_STACK:
+            r->ho.max_stack = (unsigned)strtoul(optarg, &end, 10);
+            if (*optarg == '\0' || *end || r->ho.max_stack == 0)
+                return cmd_usage_error("report", "--max-stack takes a number, not '%s'", optarg);
+            break;
+        case 'h': fputs(usage_text, stdout); return -1;
+        default: return cmd_usage_error("report", "unknown option");
+        }
+    }
+    if (argc - optind > 1)
+        return cmd_usage_error("report", "one capture at a time");
+    if (optind < argc)
+        r->in.path = argv[optind];
+    return 0;
+}
+
+static int write_all(report *r)
+{
+    json_t *doc = r->json ? json_object() : NULL, *events = json_array();
+    size_t i, n;
+    int rc = EXIT_OK;
+
+    if (!r->json && r->set.n == 0) {
+        /* perf's text before it gives up on a capture without samples */
+        printf("# To display the perf.data header info, please use "
+               "--header/--header-only options.\n#\n");
+        if (!r->in.quiet)
+            fprintf(stderr, "perfsift report: %s has no samples\n",
+                    r->in.path ? r->in.path : "perf.data");
+    } else if (!r->json) {
+        printf("# To display the perf.data header info, please use "
+               "--header/--header-only options.\n#\n");
+        if (r->filter.comms.n == 1)
+            printf("# comm: %s\n", r->filter.comms.v[0]);
+        printf("#\n# Total Lost Samples: %lu\n#\n", (unsigned long)r->set.nr_lost_samples);
+    }
+    for (i = 0; i < r->set.n && rc == EXIT_OK; i++) {
+        const hist *h = &r->set.ev[i];
+        size_t *order = hist_order(h, r->ho.children, r->limit, &n);
+
+        if (order == NULL) {
+            fprintf(stderr, "perfsift report: out of memory\n");
+            rc = EXIT_BADINPUT;
+        } else if (r->json) {
+            json_array_append_new(events, event_json(r, h, order, n));
+        } else {
+            print_event(stdout, r, h, order, n);
+        }
+        free(order);
+    }
+    if (doc != NULL) {
+        json_object_set_new(doc, "lost_samples", json_integer((json_int_t)r->set.nr_lost_samples));
+        json_t *keys = json_array();
+
+        for (int k = 0; k < r->ho.keys.n; k++)
+            json_array_append_new(keys, json_string(key_name(r->ho.keys.k[k])));
+        json_object_set_new(doc, "sort", keys);
+        json_object_set_new(doc, "children", json_boolean(r->ho.children));
+        json_object_set_new(doc, "events", events);
+        if (rc == EXIT_OK && (json_dumpf(doc, stdout, JSON_INDENT(2)) < 0 || putchar('\n') == EOF))
+            rc = EXIT_BADINPUT;
+        json_decref(doc);
+    } else {
+        json_decref(events);
+    }
+    return rc;
+}
+
+static void elide(hist_keys *k, int key)
+{
+    int i, j = 0;
+
+    if (k->n < 2)
+        return;
+    for (i = 0; i < k->n; i++)
+        if (k->k[i] != key)
+            k->k[j++] = k->k[i];
+    k->n = j;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    report r;
+    const char *bad;
+    size_t bad_len;
+    int rc;
+
+    memset(&r, 0, sizeof(r));
+    hist_keys_parse(&r.ho.keys, "comm,dso,sym", &bad, &bad_len);
+    if ((rc = parse_args(&r, argc, argv)) == 0) {
+        /* perf report drops samples by cpu and time, and hides the
+         * others of the thread filters (they stay in the totals) */
+        r.hard = r.filter;
+        memset(&r.hard.comms, 0, sizeof(r.hard.comms));
+        memset(&r.hard.pids, 0, sizeof(r.hard.pids));
+        memset(&r.hard.tids, 0, sizeof(r.hard.tids));
+        memset(&r.soft, 0, sizeof(r.soft));
+        r.soft.comms = r.filter.comms;
+        r.soft.pids = r.filter.pids;
+        r.soft.tids = r.filter.tids;
+        /* perf elides a column its filter leaves one value in */
+        if (r.filter.comms.n == 1)
+            elide(&r.ho.keys, HK_COMM);
+        r.ho.filter = filter_active(&r.hard) ? &r.hard : NULL;
+        r.ho.hide = filter_active(&r.soft) ? &r.soft : NULL;
+        if ((rc = hist_capture("report", &r.in, &r.ho, &r.set)) == EXIT_OK) {
+            /* perf report shows children only when there are call chains */
+            r.ho.children = r.ho.children && r.set.has_callchain;
+            rc = cmd_finish_stdout("report", write_all(&r));
+        }
+    }
+    hist_set_free(&r.set);
+    filter_free(&r.filter);
+    return rc < 0 ? EXIT_OK : rc;
+}
