@@ -267,6 +267,8 @@ static int start_command(record *r, int go[2])
         close(go[1]);
         if (read(go[0], &c, 1) != 1)
             _exit(127);                 /* the recorder gave up */
+        if (strcmp(r->output, "-") == 0 && r->raw_dir == NULL)
+            dup2(STDERR_FILENO, STDOUT_FILENO);     /* stdout is the capture */
         execvp(r->argv[0], r->argv);
         fprintf(stderr, "perfsift record: cannot run '%s': %s\n", r->argv[0], strerror(errno));
         _exit(127);
@@ -489,6 +491,13 @@ int cmd_record(int argc, char **argv)
     }
     if (!events && rec_events_default(&r) < 0) {
         rc = EXIT_BADINPUT;
+        goto out;
+    }
+    if (r.compress && strcmp(r.output, "-") == 0) {
+        /* perf 6.1 reads no compressed pipe stream, not even its own
+         * ("Couldn't decompress data"): refuse rather than write one */
+        rc = cmd_usage_error("record", "-z cannot be used with -o - (perf 6.1 cannot "
+                             "decompress pipe streams); compress a file instead");
         goto out;
     }
     if (r.freq > 0 && r.period > 0) {

@@ -220,6 +220,7 @@ void rec_events_finalize(record *r)
             a->sample_regs_user = REGS_X86_64;
             a->sample_stack_user = r->stack_size;
             a->exclude_callchain_user = 1;
+            a->mmap_data = i == 0;      /* perf's unwinder wants the [stack] map */
         }
         a->disabled = 1;
         a->inherit = !r->all_cpus;

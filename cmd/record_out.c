@@ -156,6 +156,7 @@ static int set_build_ids(record *r, ps_error *err)
     size_t i;
     int n, rc = 0;
 
+    elf_version(EV_CURRENT);            /* libelf wants it before any elf_begin */
     if (r->kernel_hit && (n = ps_build_id__host(bid)) > 0)
         ps_buildid_list_add(&l, MISC_KERNEL, -1, bid, (size_t)n, "[kernel.kallsyms]");
     for (i = 0; i < r->ndsos; i++)

@@ -23,6 +23,7 @@
 
 #define MISC_KERNEL 1
 #define MISC_USER   2
+#define MISC_MMAP_DATA (1 << 13)
 #define REC_MAX     4096
 
 /* Header, body (blen bytes, padded to 8) and a zero trailer, emitted. */
@@ -119,7 +120,8 @@ static int emit_fork(record *r, int32_t pid, int32_t ppid, int32_t tid, int32_t 
     return emit(r, PERF_RECORD_FORK, 0, b, sizeof(b));
 }
 
-/* One /proc/PID/maps line as MMAP2 (executable mappings only). */
+/* One /proc/PID/maps line as MMAP2: executable mappings, and data ones
+ * too with mmap_data (dwarf mode: perf's unwinder looks for [stack]). */
 static int emit_map_line(record *r, int32_t pid, const char *line)
 {
     unsigned long long start, end, pgoff, ino;
@@ -129,13 +131,18 @@ static int emit_map_line(record *r, int32_t pid, const char *line)
     uint32_t prot, flags, z = 0;
     uint64_t len, ino64;
     size_t n;
+    int exec;
 
     if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %2047[^\n]", &start, &end, perms, &pgoff,
-               &maj, &min, &ino, path) < 7 || strchr(perms, 'x') == NULL)
+               &maj, &min, &ino, path) < 7)
+        return 0;
+    exec = strchr(perms, 'x') != NULL;
+    if (!exec && !r->ev[0].attr.mmap_data)
         return 0;
     if (path[0] == 0)
         snprintf(path, sizeof(path), "//anon");
-    prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+    prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+           (exec ? PROT_EXEC : 0);
     flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
     len = end - start;
     ino64 = ino;
@@ -153,7 +160,7 @@ static int emit_map_line(record *r, int32_t pid, const char *line)
     memcpy(b + 56, &prot, 4);
     memcpy(b + 60, &flags, 4);
     memcpy(b + 64, path, n);
-    return emit(r, PERF_RECORD_MMAP2, MISC_USER, b, 64 + n);
+    return emit(r, PERF_RECORD_MMAP2, exec ? MISC_USER : MISC_USER | MISC_MMAP_DATA, b, 64 + n);
 }
 
 static int synth_maps(record *r, pid_t pid)
@@ -308,7 +315,7 @@ static uint64_t mem_total_kb(void)
 
 static int set_cmdline(record *r, ps_error *err)
 {
-    const char **v = calloc((size_t)r->cmd_argc + 2, sizeof(*v));
+    const char **v = calloc((size_t)r->cmd_argc + 3, sizeof(*v));
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
     uint8_t *b;
@@ -319,9 +326,10 @@ static int set_cmdline(record *r, ps_error *err)
         return -1;
     self[n > 0 ? n : 0] = 0;
     v[0] = n > 0 ? self : "perfsift";
+    v[1] = "record";                    /* perf's form: the binary, the command, options */
     for (i = 1; i < r->cmd_argc; i++)
-        v[i] = r->cmd_argv[i];
-    if ((b = ps_feat_string_list(v, (size_t)(r->cmd_argc > 0 ? r->cmd_argc : 1), &len))) {
+        v[i + 1] = r->cmd_argv[i];
+    if ((b = ps_feat_string_list(v, (size_t)(r->cmd_argc > 1 ? r->cmd_argc + 1 : 2), &len))) {
         rc = ps_writer_set_feature(r->w, PS_HEADER_CMDLINE, b, len, err);
         free(b);
     }
