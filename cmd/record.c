@@ -60,8 +60,8 @@ static void usage(FILE *out)
 "  -p, --pid PID,...     attach to running processes (all their threads)\n"
 "  -a, --all-cpus        every CPU, every process\n"
 "      --raw-ring DIR    no perf.data: DIR/ring-CPU.stream holds each ring's\n"
-"                        drained records (synthesized ones at the start of the\n"
-"                        first), DIR/attr.json the events; read back with\n"
+"                        drained records (the synthesized ones at the start of\n"
+"                        each), DIR/attr.json the events; read back with\n"
 "                        'perfsift dump --attr DIR/attr.json DIR/ring-0.stream'\n"
 "      --repair FILE     terminate FILE left by a killed recorder (header data\n"
 "                        size 0): keep its complete records, cut a torn last\n"
@@ -364,7 +364,7 @@ static void summary(const record *r)
 
     if (r->quiet)
         return;
-    mb = r->w ? (double)ps_writer_bytes_out(r->w) / (1024.0 * 1024.0) : 0;
+    mb = (double)(r->w ? ps_writer_bytes_out(r->w) : r->raw_bytes) / (1024.0 * 1024.0);
     fprintf(stderr, "[ perfsift record: Woken up %llu times to write data ]\n",
             (unsigned long long)r->wakeups);
     fprintf(stderr, "[ perfsift record: Captured and wrote %.3f MB %s (%llu samples",

@@ -20,6 +20,7 @@
 #include "../libparse/writer.h"
 
 #define REC_NAME_MAX 256
+#define REC_RING_ALL ((size_t)-1)     /* rec_out_emit: every ring's dump */
 
 typedef struct rec_event {
     struct perf_event_attr attr;
@@ -82,6 +83,7 @@ typedef struct record {
     uint8_t    *scratch;            /* a record that wraps, re-joined */
     /* statistics */
     uint64_t    samples, lost, wakeups;
+    uint64_t    raw_bytes;          /* --raw-ring: bytes written */
     uint64_t    first_time, last_time;
     int         kernel_hit;
     rec_dso    *dsos;

@@ -2,7 +2,8 @@
 /*
  * record_out.c - where a recording goes: a perf.data file (perf.data.old
  * kept like perf does), a pipe (-o -), or with --raw-ring DIR one stream
- * of drained records per ring plus attr.json (schemas/attr.schema.json);
+ * of drained records per ring (the synthesized ones at the start of each)
+ * plus attr.json (schemas/attr.schema.json);
  * and what the recorder learns on the way: sample and LOST counts, first
  * and last sample times, and which DSOs got samples, for BUILD_ID.
  */
@@ -328,9 +329,16 @@ int rec_out_emit(record *r, size_t ring, const void *rec, size_t len)
     ps_error err;
 
     if (r->raw_dir != NULL) {
-        if (r->nrings > 0 && write_all(r->rings[ring].out_fd, rec, len) < 0) {
-            rec_error("cannot write the ring dump: %s", strerror(errno));
-            return -1;
+        size_t i;
+
+        for (i = 0; i < r->nrings; i++) {
+            if (ring != REC_RING_ALL && ring != i)
+                continue;
+            if (write_all(r->rings[i].out_fd, rec, len) < 0) {
+                rec_error("cannot write the ring dump: %s", strerror(errno));
+                return -1;
+            }
+            r->raw_bytes += len;
         }
         return 0;
     }

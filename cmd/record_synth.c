@@ -6,6 +6,7 @@
  * (spec 15.2), all read from /proc; and the host-description features
  * (HOSTNAME ... CMDLINE, spec 6.4).
  *
+ * With --raw-ring they start every ring's dump, so each decodes alone.
  * Synthesized records carry a zero sample_id trailer (time 0: perf
  * delivers them at once, spec 12.2), sized for the first attr, whose id 0
  * they name (spec 15.1 item 7).
@@ -39,7 +40,7 @@ static int emit(record *r, uint32_t type, uint16_t misc, const void *body, size_
     memcpy(rec, &h, 8);
     memcpy(rec + 8, body, blen);
     rec_out_note(r, rec);
-    return rec_out_emit(r, 0, rec, size);
+    return rec_out_emit(r, REC_RING_ALL, rec, size);
 }
 
 static uint64_t kallsyms_addr(const char *want)
