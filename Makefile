@@ -92,6 +92,7 @@ bench: all
 	tests/bench_folded.sh $(abspath $(PROG))
 	tests/bench_sqlite.sh $(abspath $(PROG))
 	tests/bench_json.sh $(abspath $(PROG))
+	tests/bench_record.sh $(abspath $(PROG))
 
 deps:
 	tests/deps.sh

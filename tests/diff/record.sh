@@ -37,23 +37,27 @@ rec_pipe() {    # the same with -o -, the stream saved to $T/NAME.data
 }
 
 # perf reads NAME.data: every command exits 0 with nothing on stderr.
-# ALLOW: a perf 6.1 message its own equivalent capture prints too.
+# ALLOW: a perf 6.1 message its own equivalent capture prints too. The
+# outputs are kept for same_as_perf: NAME.{stats,header,script,report}.
 perf_reads() {
-    local name=$1 allow=${2:-^$} c bad=""
-    for c in "report --stats" "report --header-only" "script" "report --stdio"; do
-        perf_run $c -i "$T/$name.data" > "$T/$name.perf" 2> "$T/$name.perf.err"
+    local name=$1 allow=${2:-^$} c out bad=""
+    for c in "stats:report --stats" "header:report --header-only -I" "script:script" \
+             "report:report --stdio"; do
+        out=${c%%:*}
+        perf_run ${c#*:} -i "$T/$name.data" > "$T/$name.$out" 2> "$T/$name.perf.err"
         local rc=$?
         if [ $rc -ne 0 ] || grep -qvE "$allow" "$T/$name.perf.err"; then
-            bad="$bad [perf $c: exit $rc: $(head -c 200 "$T/$name.perf.err")]"
+            bad="$bad [perf ${c#*:}: exit $rc: $(head -c 200 "$T/$name.perf.err")]"
         fi
     done
     [ -z "$bad" ] && pass "record $name: perf reads it cleanly" || fail "record $name:$bad"
 }
 
-# perfsift reads NAME.data as perf does: script, info --stats, info --header.
+# perfsift reads NAME.data as perf does (after perf_reads): script,
+# info --stats, info --header byte for byte; dump without a warning.
 same_as_perf() {
     local name=$1 f=$T/$1.data what
-    perf_run script -i "$f" > "$T/p.txt" 2> /dev/null
+    cp "$T/$name.script" "$T/p.txt"
     "$PERFSIFT" script -q "$f" > "$T/o.txt" 2> "$T/o.err"
     if [ -s "$T/p.txt" ] && cmp -s "$T/p.txt" "$T/o.txt"; then
         pass "record $name: perfsift script == perf script ($(wc -l < "$T/p.txt") lines)"
@@ -65,16 +69,11 @@ same_as_perf() {
         fail "record $name: perfsift script differs"; diff "$T/p.txt" "$T/o.txt" | head -5
     fi
     for what in stats header; do
-        if [ $what = stats ]; then
-            perf_run report --stats -i "$f" > "$T/p.txt" 2> /dev/null
-        else
-            perf_run report --header-only -I -i "$f" > "$T/p.txt" 2> /dev/null
-        fi
         TZ=UTC "$PERFSIFT" info --$what -q "$f" > "$T/o.txt" 2> "$T/o.err"
-        if cmp -s "$T/p.txt" "$T/o.txt"; then
+        if cmp -s "$T/$name.$what" "$T/o.txt"; then
             pass "record $name: perfsift info --$what == perf"
         else
-            fail "record $name: perfsift info --$what differs"; diff "$T/p.txt" "$T/o.txt" | head -5
+            fail "record $name: perfsift info --$what differs"; diff "$T/$name.$what" "$T/o.txt" | head -5
         fi
     done
     if "$PERFSIFT" dump -q "$f" > /dev/null 2> "$T/o.err" && [ ! -s "$T/o.err" ]; then
@@ -113,7 +112,7 @@ check_cpuhog() {
 }
 
 check_sym() {   # NAME SYMBOL: perf script on NAME.data shows SYMBOL
-    if perf_run script -i "$T/$1.data" 2> /dev/null | grep -q " $2+0x"; then
+    if grep -q " $2+0x" "$T/$1.script"; then
         pass "record $1: perf script shows $2"
     else
         fail "record $1: perf script does not show $2"
@@ -124,13 +123,16 @@ full() { perf_reads "$@"; same_as_perf "$1"; }
 
 # --- captures -----------------------------------------------------------------
 
-if rec fp -g -- "$BIN/cpuhog" 150; then full fp; check_cpuhog fp; fi
-if rec z -z -g -- "$BIN/cpuhog" 150; then full z; check_cpuhog z; fi
+if rec fp -g -- "$BIN/cpuhog" 100; then full fp; check_cpuhog fp; fi
+if rec z -z -g -- "$BIN/cpuhog" 100; then full z; check_cpuhog z; fi
 if rec tp -g -e syscalls:sys_enter_openat,syscalls:sys_exit_openat,raw_syscalls:sys_enter,cpu-clock \
        -- "$BIN/sysio" "$T/sd" 5; then
-    full tp; check_sym tp one_round
+    full tp; check_sym tp main
+    grep -q '^ *sysio .* syscalls:sys_enter_openat: dfd: ' "$T/tp.script" &&
+        pass "record tp: perf script decodes sysio's openat tracepoints" ||
+        fail "record tp: no decoded sys_enter_openat of sysio in perf script"
 fi
-if rec_pipe pipe -g -- "$BIN/cpuhog" 150; then full pipe; check_cpuhog pipe; fi
+if rec_pipe pipe -g -- "$BIN/cpuhog" 100; then full pipe; check_cpuhog pipe; fi
 if [ $SUBSET = 0 ]; then
     if rec dwarf --call-graph dwarf,4096 -F 500 -- "$BIN/cpuhog" 100; then
         full dwarf; check_sym dwarf do_work
@@ -146,9 +148,8 @@ if [ $SUBSET = 0 ]; then
     # (shared/corpus README, pipe-tracepoints), its own captures too
     if rec_pipe pipetp -e cpu-clock,sched:sched_switch -- "$BIN/mthread" 2; then
         perf_reads pipetp '^unexpected end of event stream$'
-        perf_run script -i "$T/pipetp.data" > "$T/p.txt" 2> /dev/null
         "$PERFSIFT" script -q "$T/pipetp.data" > "$T/o.txt" 2> /dev/null
-        cmp -s "$T/p.txt" "$T/o.txt" && pass "record pipetp: perfsift script == perf script" ||
+        cmp -s "$T/pipetp.script" "$T/o.txt" && pass "record pipetp: perfsift script == perf script" ||
             fail "record pipetp: perfsift script differs"
     fi
     if rec_pipe pipedw --call-graph dwarf,4096 -F 500 -- "$BIN/cpuhog" 50; then full pipedw; fi
@@ -161,7 +162,7 @@ fi
 
 # --- the same profile as perf record ---------------------------------------------
 
-perf_run record -q -g -F 4000 -o "$T/perf-fp.data" -- "$BIN/cpuhog" 150 > /dev/null 2>&1
+perf_run record -q -g -F 4000 -o "$T/perf-fp.data" -- "$BIN/cpuhog" 100 > /dev/null 2>&1
 if [ -s "$T/fp.data" ] && [ -s "$T/perf-fp.data" ]; then
     theirs=$(foo_share "$T/perf-fp.data")
     ours=$(foo_share "$T/fp.data")
