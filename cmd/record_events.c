@@ -278,10 +278,11 @@ static void explain_open_error(const record *r, const rec_event *e, int err, pid
         break;
     case EINVAL:
         rec_error("the kernel refused '%s' on CPU %d (%s): the event, its sampling "
-                  "settings (-F %d above kernel.perf_event_max_sample_rate?, %s) or the "
-                  "precision asked for are not supported here", e->name, cpu,
-                  strerror(err), r->freq, r->callgraph == CG_DWARF ? "dwarf stack size" :
-                  "callchain");
+                  "settings (%s %llu%s; see kernel.perf_event_max_sample_rate), the "
+                  "callchain mode or the precision asked for are not supported here",
+                  e->name, cpu, strerror(err), e->attr.freq ? "-F" : "-c",
+                  (unsigned long long)e->attr.sample_period,
+                  r->callgraph == CG_DWARF ? ", dwarf stack size" : "");
         break;
     case ENOENT:
     case ENODEV:

@@ -247,7 +247,7 @@ expect_error() {    # WHAT PATTERN ARGS...: exit 1 and a message matching PATTER
     (cd "$T/cwd" && "$PERFSIFT" record -q "$@") > /dev/null 2> "$T/e.err"
     local rc=$?
     if [ $rc -ne 0 ] && grep -qE "$pat" "$T/e.err" && [ ! -e "$T/cwd/perf.data" ]; then
-        pass "record error $what: $(head -c 100 "$T/e.err")"
+        pass "record error $what: $(head -n 1 "$T/e.err" | cut -c 1-110)"
     else
         fail "record error $what: exit $rc: $(head -c 200 "$T/e.err")"
     fi
