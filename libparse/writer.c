@@ -425,6 +425,8 @@ int ps_writer_begin(ps_writer *w, ps_error *err)
 
 int ps_writer_write(ps_writer *w, const void *rec, size_t len, ps_error *err)
 {
+    if (!w->begun)
+        return ps_error__set(err, PS_EINVAL, PS_NO_OFFSET, "writer: records before begin");
     w->in_bytes += len;
     if (w->flags & PS_WRITER_ZSTD)
         return z_put(w, rec, len, err);
@@ -473,7 +475,7 @@ int ps_writer_finish(ps_writer *w, ps_error *err)
     uint64_t data_size;
 
     if (!w->begun && ps_writer_begin(w, err) < 0)
-        return err->code;
+        return err->code;               /* an empty capture: attrs only */
     if (w->zc != NULL && w->zin_len > 0 && z_chunk(w, err) < 0)
         return err->code;
     if (w->flags & PS_WRITER_PIPE)
