@@ -61,8 +61,10 @@ static void usage(FILE *out)
 "  -a, --all-cpus        every CPU, every process\n"
 "      --raw-ring DIR    no perf.data: DIR/ring-CPU.stream holds each ring's\n"
 "                        drained records (the synthesized ones at the start of\n"
-"                        each), DIR/attr.json the events; read back with\n"
-"                        'perfsift dump --attr DIR/attr.json DIR/ring-0.stream'\n"
+"                        each), DIR/all.stream all of them in the order\n"
+"                        drained, DIR/attr.json the events; read back with\n"
+"                        'perfsift script --ordered --attr DIR/attr.json\n"
+"                        DIR/all.stream'\n"
 "      --repair FILE     terminate FILE left by a killed recorder (header data\n"
 "                        size 0): keep its complete records, cut a torn last\n"
 "                        one, write the header and the features it needs\n"
@@ -296,19 +298,21 @@ static int setup_targets(record *r)
 
 static int synthesize(record *r)
 {
-    size_t i;
+    char *copy, *tok, *save = NULL;
+    int rc = 0;
 
     if (rec_synth_kernel(r) < 0)
         return -1;
     if (r->all_cpus)
         return rec_synth_all(r);
-    if (r->pids != NULL) {
-        for (i = 0; i < r->ntids; i++)
-            if (access("/proc", F_OK) == 0 && rec_synth_pid(r, r->tids[i], 1) < 0)
-                return -1;
-        return 0;
-    }
-    return rec_synth_pid(r, r->child, 0);
+    if (r->pids == NULL)
+        return rec_synth_pid(r, r->child, 0);
+    if ((copy = strdup(r->pids)) == NULL)
+        return -1;
+    for (tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save))
+        rc = rec_synth_pid(r, atoi(tok), SYNTH_FORK | SYNTH_MAPS);
+    free(copy);
+    return rc;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -401,7 +405,8 @@ static int run(record *r)
     }
     rec_events_finalize(r);
     if (setup_targets(r) < 0 || rec_events_open(r) < 0 || rec_rings_mmap(r) < 0 ||
-        rec_out_open(r) < 0 || rec_out_begin(r) < 0 || synthesize(r) < 0)
+        rec_out_open(r) < 0 || rec_out_begin(r) < 0 || synthesize(r) < 0 ||
+        rec_out_round(r) < 0)           /* the initial state on disk now */
         goto out;
     if ((r->all_cpus || r->pids) && rec_events_enable(r, 1) < 0) {
         rec_error("cannot enable the events: %s", strerror(errno));
@@ -481,6 +486,7 @@ int cmd_record(int argc, char **argv)
     r.pages = DEFAULT_PAGES;
     r.stack_size = DEFAULT_STACK;
     r.out_fd = -1;
+    r.all_fd = -1;
     r.cmd_argc = argc;
     r.cmd_argv = argv;
     if ((rc = parse_args(&r, argc, argv, &repair_path, &events)) != EXIT_OK)

@@ -80,6 +80,7 @@ typedef struct record {
     /* output */
     ps_writer  *w;
     int         out_fd;
+    int         all_fd;             /* --raw-ring: DIR/all.stream */
     uint8_t    *scratch;            /* a record that wraps, re-joined */
     /* statistics */
     uint64_t    samples, lost, wakeups;
@@ -113,7 +114,8 @@ void rec_rings_unmap(record *r);
 
 /* record_synth.c */
 int  rec_synth_kernel(record *r);
-int  rec_synth_pid(record *r, pid_t pid, int with_fork);
+enum { SYNTH_FORK = 1, SYNTH_MAPS = 2 };
+int  rec_synth_pid(record *r, pid_t pid, unsigned how);
 int  rec_synth_all(record *r);
 int  rec_features_host(record *r, ps_error *err);
 

@@ -2,7 +2,9 @@
 /*
  * record_out.c - where a recording goes: a perf.data file (perf.data.old
  * kept like perf does), a pipe (-o -), or with --raw-ring DIR one stream
- * of drained records per ring (the synthesized ones at the start of each)
+ * of drained records per ring (the synthesized ones at the start of each),
+ * all.stream with every ring's records in the order drained (side-band
+ * records land in whichever ring their CPU owns: this one has them all),
  * plus attr.json (schemas/attr.schema.json);
  * and what the recorder learns on the way: sample and LOST counts, first
  * and last sample times, and which DSOs got samples, for BUILD_ID.
@@ -213,10 +215,15 @@ static int raw_begin(record *r)
         rec_error("cannot write '%s'", path);
         return -1;
     }
-    for (i = 0; i < r->nrings; i++) {
-        snprintf(path, sizeof(path), "%s/ring-%d.stream", r->raw_dir, r->rings[i].cpu);
-        r->rings[i].out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (r->rings[i].out_fd < 0) {
+    for (i = 0; i <= r->nrings; i++) {
+        int *fd = i < r->nrings ? &r->rings[i].out_fd : &r->all_fd;
+
+        if (i < r->nrings)
+            snprintf(path, sizeof(path), "%s/ring-%d.stream", r->raw_dir, r->rings[i].cpu);
+        else
+            snprintf(path, sizeof(path), "%s/all.stream", r->raw_dir);
+        *fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (*fd < 0) {
             rec_error("cannot create '%s': %s", path, strerror(errno));
             return -1;
         }
@@ -331,10 +338,12 @@ int rec_out_emit(record *r, size_t ring, const void *rec, size_t len)
     if (r->raw_dir != NULL) {
         size_t i;
 
-        for (i = 0; i < r->nrings; i++) {
-            if (ring != REC_RING_ALL && ring != i)
+        for (i = 0; i <= r->nrings; i++) {
+            int fd = i < r->nrings ? r->rings[i].out_fd : r->all_fd;
+
+            if (i < r->nrings && ring != REC_RING_ALL && ring != i)
                 continue;
-            if (write_all(r->rings[i].out_fd, rec, len) < 0) {
+            if (write_all(fd, rec, len) < 0) {
                 rec_error("cannot write the ring dump: %s", strerror(errno));
                 return -1;
             }
@@ -372,7 +381,7 @@ int rec_out_finish(record *r)
         for (i = 0; i < r->nrings; i++)
             if (r->rings[i].out_fd >= 0 && close(r->rings[i].out_fd) < 0)
                 return -1;
-        return 0;
+        return r->all_fd >= 0 ? close(r->all_fd) : 0;
     }
     if (!is_pipe(r) && (ps_writer_set_feature(r->w, PS_HEADER_SAMPLE_TIME, st, sizeof(st),
                                               &err) < 0 || set_build_ids(r, &err) < 0))

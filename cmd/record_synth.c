@@ -209,9 +209,13 @@ static pid_t read_ppid(pid_t pid)
     return ppid;
 }
 
-/* A process: FORK (with_fork) and COMM per thread, then its MMAP2s. */
-int rec_synth_pid(record *r, pid_t pid, int with_fork)
+/* A process: FORK (SYNTH_FORK) and COMM per thread, then its MMAP2s
+ * (SYNTH_MAPS). A command about to exec gets COMMs only, as perf does:
+ * its maps are the recorder's, replaced at exec, and stale ones would
+ * overlap the new image's in a reader. */
+int rec_synth_pid(record *r, pid_t pid, unsigned how)
 {
+    int with_fork = (how & SYNTH_FORK) != 0;
     char path[64], comm[16];
     struct dirent *d;
     DIR *dir;
@@ -233,7 +237,7 @@ int rec_synth_pid(record *r, pid_t pid, int with_fork)
             rc = emit_comm(r, pid, tid, comm);
     }
     closedir(dir);
-    return rc == 0 ? synth_maps(r, pid) : rc;
+    return rc == 0 && (how & SYNTH_MAPS) ? synth_maps(r, pid) : rc;
 }
 
 int rec_synth_all(record *r)
@@ -246,7 +250,7 @@ int rec_synth_all(record *r)
         return 0;
     while (rc == 0 && (d = readdir(dir)) != NULL)
         if (isdigit((unsigned char)d->d_name[0]))
-            rc = rec_synth_pid(r, (pid_t)atoi(d->d_name), 1);
+            rc = rec_synth_pid(r, (pid_t)atoi(d->d_name), SYNTH_FORK | SYNTH_MAPS);
     closedir(dir);
     return rc;
 }
