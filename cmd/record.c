@@ -422,8 +422,10 @@ static int run(record *r)
         goto out;
     rc = 0;
     summary(r);
-    if (cmd_target && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        rec_error("the command failed to start (exit 127)");
+    if (cmd_target && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        rec_error("the command did not start (exit 127): the capture holds no samples of it");
+        rc = -1;
+    }
 out:
     if (go[1] >= 0)
         close(go[1]);

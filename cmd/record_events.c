@@ -273,8 +273,10 @@ static void explain_open_error(const record *r, const rec_event *e, int err, pid
                   "-1 allows everything, 0 forbids raw tracepoint access to unprivileged "
                   "users, 1 also CPU-wide events (-a), 2 also kernel profiling; "
                   "run as root, grant CAP_PERFMON, or lower it with "
-                  "'sysctl kernel.perf_event_paranoid=1'%s", e->name, strerror(err),
-                  paranoid, r->all_cpus ? " (-a needs <= 0)" : "");
+                  "'sysctl kernel.perf_event_paranoid=1'%s%s", e->name, strerror(err),
+                  paranoid, r->all_cpus ? " (-a needs <= 0)" : "",
+                  paranoid >= 2 && !e->attr.exclude_kernel && !r->all_cpus ?
+                  "; or record user space only: -e NAME:u" : "");
         break;
     case EINVAL:
         rec_error("the kernel refused '%s' on CPU %d (%s): the event, its sampling "

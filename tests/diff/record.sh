@@ -248,9 +248,10 @@ fi
 expect_error() {    # WHAT PATTERN ARGS...: exit 1 and a message matching PATTERN
     local what=$1 pat=$2
     shift 2
-    (cd "$T/cwd" && "$PERFSIFT" record -q "$@") > /dev/null 2> "$T/e.err"
+    (cd "$T/cwd" && $AS "$PERFSIFT" record -q "$@") > /dev/null 2> "$T/e.err"
     local rc=$?
-    if [ $rc -ne 0 ] && grep -qE "$pat" "$T/e.err" && [ ! -e "$T/cwd/perf.data" ]; then
+    if [ $rc -ne 0 ] && grep -qE "$pat" "$T/e.err" && [ ! -e "$T/cwd/perf.data" ] &&
+       [ ! -e "$T/cwd/x.data" ]; then
         pass "record error $what: $(head -n 1 "$T/e.err" | cut -c 1-110)"
     else
         fail "record error $what: exit $rc: $(head -c 200 "$T/e.err")"
@@ -259,11 +260,24 @@ expect_error() {    # WHAT PATTERN ARGS...: exit 1 and a message matching PATTER
 if [ ! -e /sys/bus/event_source/devices/cpu ]; then
     expect_error no-pmu 'hardware PMU' -e cycles -- true
 fi
+# EACCES: as nobody, kernel profiling is refused at perf_event_paranoid >= 2
+if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ] && [ "$(id -u)" = 0 ] &&
+   command -v setpriv > /dev/null &&
+   setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$PERFSIFT" 2> /dev/null; then
+    chmod 777 "$T/cwd"
+    AS="setpriv --reuid=65534 --regid=65534 --clear-groups" expect_error eacces 'perf_event_paranoid is [0-9]+.*CAP_PERFMON' -o "$T/cwd/x.data" \
+        -e cpu-clock -- true
+fi
 expect_error no-tracepoint 'no tracepoint .sched:nope' -e sched:nope -- true
 expect_error unknown-event "unknown event 'bogus'" -e bogus -- true
 expect_error no-pid 'no such process' -p 999999999
 expect_error not-pow2 'power of two' -m 3 -- true
 expect_error pipe-z 'decompress' -z -o - -- true
+(cd "$T/cwd" && "$PERFSIFT" record -q -o "$T/nocmd.data" -- /nonexistent/cmd) > /dev/null 2> "$T/e.err"
+rc=$?
+[ $rc = 1 ] && grep -q 'cannot run' "$T/e.err" && grep -q 'did not start' "$T/e.err" &&
+    pass "record error no-command: exit 1, '$(head -n 1 "$T/e.err" | cut -c 1-80)'" ||
+    fail "record error no-command: exit $rc: $(head -c 200 "$T/e.err")"
 
 (cd "$T/cwd" && "$PERFSIFT" record -q -- true && "$PERFSIFT" record -q -- true) > /dev/null 2>&1
 if [ -s "$T/cwd/perf.data" ] && [ -s "$T/cwd/perf.data.old" ]; then
