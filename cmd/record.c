@@ -389,6 +389,7 @@ static void signals(void)
     sa.sa_handler = on_stop;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     sa.sa_handler = on_child;
     sigaction(SIGCHLD, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
@@ -499,6 +500,11 @@ int cmd_record(int argc, char **argv)
     }
     if (!events && rec_events_default(&r) < 0) {
         rc = EXIT_BADINPUT;
+        goto out;
+    }
+    if (r.argv == NULL && r.pids == NULL && !r.all_cpus) {
+        rc = cmd_usage_error("record", "nothing to record: give a command (-- CMD), -p PID "
+                             "or -a");
         goto out;
     }
     if (r.compress && strcmp(r.output, "-") == 0) {
