@@ -94,6 +94,7 @@ bench: all
 	tests/bench_sqlite.sh $(abspath $(PROG))
 	tests/bench_json.sh $(abspath $(PROG))
 	tests/bench_diff.sh $(abspath $(PROG))
+	tests/bench_record.sh $(abspath $(PROG))
 
 deps:
 	tests/deps.sh

@@ -7,6 +7,8 @@
 #include <string.h>
 #include "common.h"
 
+int cmd_record(int argc, char **argv);   /* cmd/record.c */
+
 static const struct command {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -21,6 +23,7 @@ static const struct command {
     { "diff", cmd_diff, "two profiles compared: folded counts side by side, differential flame graph" },
     { "report", cmd_report, "where the samples went, by comm/dso/symbol (perf report --stdio)" },
     { "sqlite", cmd_sqlite, "an SQLite database, export-to-sqlite.py's schema and more" },
+    { "record", cmd_record, "record a profile with perf_event_open into a perf.data perf reads" },
 };
 
 static void usage(FILE *out)
