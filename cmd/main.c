@@ -20,7 +20,7 @@ static const struct command {
     { "folded", cmd_folded, "folded stacks for flame graphs (perf script | stackcollapse-perf.pl)" },
     { "json", cmd_json, "JSON: every record, perf data convert --to-json's shape, speedscope" },
     { "flamegraph", cmd_flamegraph, "an interactive SVG flame graph (flamegraph.pl)" },
-    { "diff", cmd_diff, "two profiles compared: folded counts side by side, differential flame graph" },
+    { "diff", cmd_diff, "two profiles compared: perf diff's table, folded counts, differential flame graph" },
     { "report", cmd_report, "where the samples went, by comm/dso/symbol (perf report --stdio)" },
     { "sqlite", cmd_sqlite, "an SQLite database, export-to-sqlite.py's schema and more" },
     { "record", cmd_record, "record a profile with perf_event_open into a perf.data perf reads" },
