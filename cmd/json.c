@@ -22,9 +22,9 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include "info_json.h"
 #include "json.h"
 #include "json_record.h"
+#include "json_writer.h"
 #include "../libparse/tracepoint.h"
 
 static const char usage_text[] =
@@ -122,51 +122,11 @@ const char *json_dso_short(const char *dso, char *buf, size_t size)
     return slash != NULL ? slash + 1 : dso;
 }
 
-/* a byte a JSON string takes as it is: printable ASCII but '"' and '\\' */
-static int plain(unsigned char c)
-{
-    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
-}
-
 void json_put_string(linebuf *b, const char *s, int perf_ascii)
 {
-    static const char hexd[] = "0123456789abcdef";
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    size_t n = strlen((const char *)p), i = 0, run, len;
-
+    s = s ? s : "";
     lb_putc(b, '"');
-    for (;;) {
-        for (run = i; plain(p[run]); run++)
-            ;
-        lb_mem(b, (const char *)p + i, run - i);
-        if (p[run] == '\0')
-            break;
-        i = run;
-        len = 1;
-        switch (p[i]) {
-        case '"': lb_mem(b, "\\\"", 2); break;
-        case '\\': lb_mem(b, "\\\\\\\\", perf_ascii ? 2 : 4); break;
-        case '\b': lb_mem(b, "\\b", 2); break;
-        case '\f': lb_mem(b, "\\f", 2); break;
-        case '\n': lb_mem(b, "\\n", 2); break;
-        case '\r': lb_mem(b, "\\r", 2); break;
-        case '\t': lb_mem(b, "\\t", 2); break;
-        default:
-            if (p[i] < 0x20) {
-                lb_mem(b, "\\u00", 4);
-                lb_putc(b, hexd[p[i] >> 4]);
-                lb_putc(b, hexd[p[i] & 15]);
-            } else if ((len = info_json_utf8_len(p + i, n - i)) > 0) {
-                lb_mem(b, (const char *)p + i, len);
-            } else {
-                lb_mem(b, "\\\\x", 3);
-                lb_putc(b, hexd[p[i] >> 4]);
-                lb_putc(b, hexd[p[i] & 15]);
-                len = 1;
-            }
-        }
-        i += len;
-    }
+    json_escape(b, s, strlen(s), perf_ascii ? JSON_ESC_LOWER : JSON_ESC_LOWER | JSON_ESC_REVERSIBLE);
     lb_putc(b, '"');
 }
 

@@ -10,8 +10,10 @@
  * The document is written as it goes: {"format", "version", "header",
  * "features", "events", "records": [ one record per line ], "summary"}.
  * --lines writes the same objects one per line between a "perfsift-header"
- * line and a "perfsift-end" line. Either way one jansson object exists at
- * a time, so memory does not grow with the capture.
+ * line and a "perfsift-end" line. Records are written as text as they
+ * come (json_record_write(), json_writer.h), nothing is kept, so memory
+ * does not grow with the capture; jansson builds only the header, the
+ * features and events and the end.
  *
  * Pipe captures declare their events and features with records
  * (HEADER_ATTR, HEADER_FEATURE...): their "features" and "events" are
@@ -30,6 +32,7 @@ typedef struct doc {
     int      nr_written;
     json_t  *features, *events; /* pipe mode: as declared so far; owned */
     linebuf  lb;                /* text not yet written */
+    jw       w;                 /* writes the record at hand into lb */
     char     srcline[4096 + 32];
 } doc;
 
@@ -59,7 +62,35 @@ static int put(json_run *r, json_t *v)
     return rc;
 }
 
-/* a record: a line of its own, in the "records" array or in NDJSON */
+/* before a record: a line of its own, in the "records" array or in NDJSON */
+static void record_start(json_run *r)
+{
+    doc *d = r->state;
+
+    if (!d->lines)
+        lb_puts(&d->lb, d->nr_written ? ",\n" : "\n");
+    d->nr_written++;
+    jw_init(&d->w, &d->lb);
+}
+
+/* after it: the text goes out in large blocks */
+static int record_end(json_run *r)
+{
+    doc *d = r->state;
+
+    jw_close(&d->w, '}');
+    if (d->lines)
+        lb_putc(&d->lb, '\n');
+    if (d->lb.len >= (64u << 10))
+        lb_flush(&d->lb, r->out);
+    if (d->lb.oom) {
+        fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+        return -1;
+    }
+    return 0;
+}
+
+/* a record made by jansson (the header and end lines) */
 static int emit(json_run *r, json_t *o)
 {
     doc *d = r->state;
@@ -82,52 +113,54 @@ static int emit(json_run *r, json_t *o)
 
 /* --- frames ------------------------------------------------------------------- */
 
-static json_t *frame_json(json_run *r, ps_resolver *res, const ps_frame *f)
+static void frame_json(json_run *r, ps_resolver *res, const ps_frame *f)
 {
     doc *d = r->state;
-    json_t *o = json_object();
+    jw *w = &d->w;
     const char *sym = f->inl ? f->inl : f->r.sym ? f->r.sym->name : NULL;
 
-    set(o, "ip", json_record_hex(f->ip));
+    jw_open(w, NULL, '{');
+    jw_hex(w, "ip", f->ip);
     if (f->map != NULL)
-        set(o, "rel", json_record_hex(f->r.rel));
-    set(o, "sym", json_record_text(sym));
+        jw_hex(w, "rel", f->r.rel);
+    jw_text(w, "sym", sym);
     if (sym != NULL)
-        set(o, "symoff", json_record_num(f->r.symoff));
-    set(o, "dso", json_record_text(f->r.dso));
+        jw_num(w, "symoff", f->r.symoff);
+    jw_text(w, "dso", f->r.dso);
     if (f->inl != NULL)
-        set(o, "inlined", json_true());
+        jw_bool(w, "inlined", 1);
     if (r->srcline) {
         const char *s = ps_resolver__srcline(res, f, d->srcline, sizeof(d->srcline));
 
         if (s != NULL)
-            set(o, "srcline", json_record_text(s));
+            jw_text(w, "srcline", s);
     }
-    return o;
+    jw_close(w, '}');
 }
 
 /* perf script's frames: the call chain, else the sample ip alone */
-static json_t *frames_json(json_run *r, walk *w, const ps_event *ev)
+static void frames_json(json_run *r, walk *w, const ps_event *ev)
 {
+    doc *d = r->state;
     const ps_sample *smp = &ev->u.sample;
     ps_resolver *res = walk_resolver(w);
-    json_t *a = json_array();
 
+    jw_open(&d->w, "frames", '[');
     if (walk_use_callchain(w) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
         const ps_frame *frames;
         size_t i, n = ps_resolver__frames(res, smp, ev->evsel->attr.branch_sample_type,
                                           walk_max_stack(w), &frames);
 
         for (i = 0; i < n; i++)
-            json_array_append_new(a, frame_json(r, res, &frames[i]));
+            frame_json(r, res, &frames[i]);
     } else if (smp->sample_type & PERF_SAMPLE_IP) {
         ps_frame one;
 
         ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
                           ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &one);
-        json_array_append_new(a, frame_json(r, res, &one));
+        frame_json(r, res, &one);
     }
-    return a;
+    jw_close(&d->w, ']');
 }
 
 /* --- the form ------------------------------------------------------------------ */
@@ -187,16 +220,17 @@ static int begin_lines(json_run *r, ps_session *s) { return begin(r, s, 1); }
 
 static int sample(json_run *r, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t period)
 {
+    doc *d = r->state;
     const ps_sample *smp = &ev->u.sample;
-    json_t *o = json_record_new(walk_session(w), ev, r->record_flags);
+    json_record_extra x = { e->name ? e->name : "[unknown]", period };
     char buf[32];
 
-    set(o, "event", json_record_text(e->name ? e->name : "[unknown]"));
-    set(o, "period", json_record_num(period));
-    set(o, "comm", json_record_text(ps_resolver__comm(walk_resolver(w), smp->pid, smp->tid,
-                                                      smp->time, buf, sizeof(buf))));
-    set(o, "frames", frames_json(r, w, ev));
-    return emit(r, o);
+    record_start(r);
+    json_record_write(&d->w, walk_session(w), ev, r->record_flags, &x);
+    jw_text(&d->w, "comm", ps_resolver__comm(walk_resolver(w), smp->pid, smp->tid,
+                                            smp->time, buf, sizeof(buf)));
+    frames_json(r, w, ev);
+    return record_end(r);
 }
 
 /* pipe mode: keep what the capture has declared so far */
@@ -218,7 +252,9 @@ static int record(json_run *r, walk *w, const ps_event *ev)
 
     if (d->pipe)
         track_declarations(d, walk_session(w), ev->type);
-    return emit(r, json_record_new(walk_session(w), ev, r->record_flags));
+    record_start(r);
+    json_record_write(&d->w, walk_session(w), ev, r->record_flags, NULL);
+    return record_end(r);
 }
 
 static json_t *summary(json_run *r)
