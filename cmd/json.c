@@ -179,6 +179,8 @@ static int on_record(void *ctx, walk *w, const ps_event *ev)
     if (!r->started && start(r, w) < 0)
         return -1;
     r->nr_records++;
+    if (ev->type != PS_RECORD_FINISHED_ROUND)
+        json_cache_invalidate(&r->cache);   /* it may change what an address is */
     if (r->samples_only || r->form->record == NULL)
         return 0;
     return r->form->record(r, w, ev);
@@ -304,6 +306,7 @@ int cmd_json(int argc, char **argv)
         filter_free(&r.filter);
         return rc < 0 ? EXIT_OK : rc;
     }
+    json_cache_init(&r.cache);      /* without one (no memory), just slower */
     if (output != NULL && strcmp(output, "-") != 0) {
         rc = cmd_write_atomic("json", output, write_json, &r);
     } else {
@@ -313,6 +316,7 @@ int cmd_json(int argc, char **argv)
     }
     if (r.form->free != NULL)
         r.form->free(&r);
+    json_cache_free(&r.cache);
     filter_free(&r.filter);
     return rc;
 }

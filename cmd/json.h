@@ -18,6 +18,7 @@
 
 #include <stdio.h>
 #include "filters.h"
+#include "json_cache.h"
 #include "linebuf.h"
 #include "walk.h"
 
@@ -51,6 +52,8 @@ struct json_run {
     int              samples_only;  /* --samples-only */
     int              started;       /* begin() ran */
     uint64_t         nr_records, nr_samples, nr_filtered;
+    json_cache       cache;         /* call chain entries' text; emptied by
+                                       every record but FINISHED_ROUND */
     void            *state;         /* the form's own, freed by form->free */
 };
 

@@ -113,7 +113,7 @@ static int emit(json_run *r, json_t *o)
 
 /* --- frames ------------------------------------------------------------------- */
 
-static void frame_json(json_run *r, ps_resolver *res, const ps_frame *f)
+static void frame_text(json_run *r, ps_resolver *res, const ps_frame *f)
 {
     doc *d = r->state;
     jw *w = &d->w;
@@ -136,6 +136,26 @@ static void frame_json(json_run *r, ps_resolver *res, const ps_frame *f)
             jw_text(w, "srcline", s);
     }
     jw_close(w, '}');
+}
+
+/* a frame, from r->cache where it can: its text depends on the map and
+ * symbol found for ip (rel, symoff and dso follow from them), except for
+ * inlined entries and srclines, which are made anew each time */
+static void frame_json(json_run *r, ps_resolver *res, const ps_frame *f)
+{
+    doc *d = r->state;
+    uint64_t key[4] = { f->ip, (uintptr_t)f->map, (uintptr_t)f->r.sym, (uintptr_t)f->r.dso };
+    int cached = f->inl == NULL && !r->srcline;
+    size_t start;
+
+    jw_sep(&d->w, NULL);
+    if (cached && json_cache_copy(&r->cache, key, &d->lb))
+        return;
+    start = d->lb.len;
+    d->w.comma = 0;
+    frame_text(r, res, f);
+    if (cached)
+        json_cache_put(&r->cache, key, &d->lb, start);
 }
 
 /* perf script's frames: the call chain, else the sample ip alone */
