@@ -47,7 +47,7 @@ void json_escape(linebuf *b, const char *s, size_t n, unsigned flags)
     for (;;) {
         for (run = i; run < n && plain(p[run]); run++)
             ;
-        lb_mem(b, (const char *)p + i, run - i);
+        jw_put(b, (const char *)p + i, run - i);
         if ((i = run) >= n)
             return;
         len = 1;
@@ -74,9 +74,9 @@ void jw_i64(jw *w, const char *key, int64_t v)
     jw_sep(w, key);
     if (v < 0) {
         lb_putc(w->b, '-');
-        lb_u64(w->b, 0 - (uint64_t)v, 0);
+        jw_digits(w->b, 0 - (uint64_t)v);
     } else {
-        lb_u64(w->b, (uint64_t)v, 0);
+        jw_digits(w->b, (uint64_t)v);
     }
 }
 

@@ -17,12 +17,32 @@
 #define PS_CMD_JSON_WRITER_H
 
 #include <stdint.h>
+#include <string.h>
 #include "linebuf.h"
 
 typedef struct jw {
     linebuf *b;
     int      comma;             /* the next member or element needs one */
 } jw;
+
+/* n bytes into b; the common case (room left) without a call */
+static inline void jw_put(linebuf *b, const char *s, size_t n)
+{
+    if (b->len + n <= b->cap) {
+        memcpy(b->p + b->len, s, n);
+        b->len += n;
+    } else {
+        lb_mem(b, s, n);
+    }
+}
+
+/* Room for n more bytes: where they go, or NULL (b->oom set). */
+static inline char *jw_room(linebuf *b, size_t n)
+{
+    if (b->len + n > b->cap && lb_reserve(b, n) < 0)
+        return NULL;
+    return b->p + b->len;
+}
 
 static inline void jw_init(jw *w, linebuf *b)
 {
@@ -38,8 +58,8 @@ static inline void jw_sep(jw *w, const char *key)
     w->comma = 1;
     if (key != NULL) {
         lb_putc(w->b, '"');
-        lb_puts(w->b, key);
-        lb_mem(w->b, "\":", 2);
+        jw_put(w->b, key, strlen(key));
+        jw_put(w->b, "\":", 2);
     }
 }
 
@@ -60,10 +80,30 @@ static inline void jw_close(jw *w, char c)
 /** "0x<lowercase hex>" (addresses, masks, flags) */
 static inline void jw_hex(jw *w, const char *key, uint64_t v)
 {
+    static const char digits[] = "0123456789abcdef";
+    size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1, i;
+    char *p;
+
     jw_sep(w, key);
-    lb_mem(w->b, "\"0x", 3);
-    lb_hex(w->b, v, 0);
-    lb_putc(w->b, '"');
+    if ((p = jw_room(w->b, n + 4)) == NULL)
+        return;
+    memcpy(p, "\"0x", 3);
+    for (i = n; i > 0; i--, v >>= 4)
+        p[2 + i] = digits[v & 15];
+    p[n + 3] = '"';
+    w->b->len += n + 4;
+}
+
+/* v in decimal (lb_u64() without its width) */
+static inline void jw_digits(linebuf *b, uint64_t v)
+{
+    char tmp[20], *e = tmp + sizeof(tmp), *p = e;
+
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    jw_put(b, p, (size_t)(e - p));
 }
 
 /** a signed integer */
@@ -77,7 +117,7 @@ static inline void jw_num(jw *w, const char *key, uint64_t v)
         return;
     }
     jw_sep(w, key);
-    lb_u64(w->b, v, 0);
+    jw_digits(w->b, v);
 }
 
 static inline void jw_bool(jw *w, const char *key, int v)
