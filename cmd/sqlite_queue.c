@@ -203,7 +203,8 @@ void sqq_start(sqq *q, sqlite3_stmt *st)
 static void value(sqq *q, char type, const void *v, size_t n)
 {
     lb_putc(&q->row, type);
-    lb_mem(&q->row, v, n);
+    if (n > 0)
+        lb_mem(&q->row, v, n);
     ((row_head *)(void *)q->row.p)->nr++;
 }
 
