@@ -78,18 +78,24 @@ static inline void jw_close(jw *w, char c)
 }
 
 /** "0x<lowercase hex>" (addresses, masks, flags) */
+/* "00" "01" ... "ff": hex digits two at a time */
+extern const char jw_hex_pairs[513];
+
 static inline void jw_hex(jw *w, const char *key, uint64_t v)
 {
-    static const char digits[] = "0123456789abcdef";
-    size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1, i;
-    char *p;
+    size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1, left;
+    char *p, *e;
 
     jw_sep(w, key);
     if ((p = jw_room(w->b, n + 4)) == NULL)
         return;
     memcpy(p, "\"0x", 3);
-    for (i = n; i > 0; i--, v >>= 4)
-        p[2 + i] = digits[v & 15];
+    for (e = p + 3 + n, left = n; left >= 2; left -= 2, v >>= 8) {
+        e -= 2;
+        memcpy(e, jw_hex_pairs + 2 * (v & 0xff), 2);
+    }
+    if (left)
+        e[-1] = jw_hex_pairs[2 * (v & 15) + 1];
     p[n + 3] = '"';
     w->b->len += n + 4;
 }
