@@ -46,25 +46,35 @@ static json_cache_slot *slot(json_cache *c, const uint64_t key[4])
     return &c->slots[h >> (64 - SLOTS_BITS)];
 }
 
-int json_cache_copy(json_cache *c, const uint64_t key[4], linebuf *b)
+const char *json_cache_find(json_cache *c, const uint64_t key[4], size_t *len)
 {
     json_cache_slot *e;
 
     if (c->slots == NULL)
-        return 0;
+        return NULL;
     e = slot(c, key);
     if (e->gen != c->gen || memcmp(e->key, key, sizeof(e->key)) != 0)
+        return NULL;
+    *len = e->len;
+    return c->text.p + e->off;
+}
+
+int json_cache_copy(json_cache *c, const uint64_t key[4], linebuf *b)
+{
+    size_t len;
+    const char *t = json_cache_find(c, key, &len);
+
+    if (t == NULL)
         return 0;
-    lb_mem(b, c->text.p + e->off, e->len);
+    lb_mem(b, t, len);
     return 1;
 }
 
-void json_cache_put(json_cache *c, const uint64_t key[4], const linebuf *b, size_t start)
+void json_cache_store(json_cache *c, const uint64_t key[4], const char *text, size_t len)
 {
-    size_t len = b->len - start;
     json_cache_slot *e;
 
-    if (c->slots == NULL || b->oom)
+    if (c->slots == NULL || len > TEXT_MAX)
         return;
     if (c->text.len + len > TEXT_MAX) {
         c->text.len = 0;        /* start over: every slot is stale */
@@ -72,7 +82,7 @@ void json_cache_put(json_cache *c, const uint64_t key[4], const linebuf *b, size
     }
     e = slot(c, key);
     e->off = (uint32_t)c->text.len;
-    lb_mem(&c->text, b->p + start, len);
+    lb_mem(&c->text, text, len);
     if (c->text.oom) {
         e->gen = 0;
         c->text.oom = 0;

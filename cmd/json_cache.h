@@ -30,7 +30,10 @@ void json_cache_invalidate(json_cache *c);
 
 /** Append the text cached for key to b: 1; or 0 when there is none. */
 int  json_cache_copy(json_cache *c, const uint64_t key[4], linebuf *b);
-/** Keep b's text from start to its end as key's. */
-void json_cache_put(json_cache *c, const uint64_t key[4], const linebuf *b, size_t start);
+/** The text cached for key (*len bytes, valid until the next store), or
+ * NULL when there is none. */
+const char *json_cache_find(json_cache *c, const uint64_t key[4], size_t *len);
+/** Keep len bytes of text as key's. */
+void json_cache_store(json_cache *c, const uint64_t key[4], const char *text, size_t len);
 
 #endif /* PS_CMD_JSON_CACHE_H */

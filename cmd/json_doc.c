@@ -33,6 +33,7 @@ typedef struct doc {
     json_t  *features, *events; /* pipe mode: as declared so far; owned */
     linebuf  lb;                /* text not yet written */
     jw       w;                 /* writes the record at hand into lb */
+    linebuf  chain;             /* a call chain and its frames' text, to keep */
     char     srcline[4096 + 32];
 } doc;
 
@@ -154,8 +155,60 @@ static void frame_json(json_run *r, ps_resolver *res, const ps_frame *f)
     start = d->lb.len;
     d->w.comma = 0;
     frame_text(r, res, f);
-    if (cached)
-        json_cache_put(&r->cache, key, &d->lb, start);
+    if (cached && !d->lb.oom)
+        json_cache_store(&r->cache, key, d->lb.p + start, d->lb.len - start);
+}
+
+/*
+ * Whole call chains repeat too. Their frames depend on the thread, the
+ * sample's ip and cpumode and the chain itself (within one r->cache
+ * generation), unless they come from unwinding a user stack or from a
+ * branch stack, or carry srclines. The key hashes the chain; the text
+ * kept starts with the ip and the chain, compared before it is used.
+ */
+static int chain_key(const json_run *r, const ps_event *ev, uint64_t key[4])
+{
+    const ps_sample *smp = &ev->u.sample;
+    uint64_t h = smp->ip * 0x9e3779b97f4a7c15ull, i;
+
+    if (r->srcline || smp->nr_callchain == 0 ||
+        (smp->sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+                             PERF_SAMPLE_BRANCH_STACK)))
+        return 0;
+    for (i = 0; i < smp->nr_callchain; i++)
+        h = (h ^ smp->callchain[i]) * 0xff51afd7ed558ccdull;
+    key[0] = h ^ (h >> 29);
+    key[1] = (uint64_t)smp->pid << 32 | smp->tid;
+    key[2] = smp->nr_callchain;
+    key[3] = ev->misc | 1ull << 63;     /* no frame key has this bit */
+    return 1;
+}
+
+/* the frames' text kept for the chain, if it is this very chain */
+static int chain_copy(json_run *r, const ps_sample *smp, const uint64_t key[4])
+{
+    doc *d = r->state;
+    size_t len, head = 8 * (smp->nr_callchain + 1);
+    const char *t = json_cache_find(&r->cache, key, &len);
+
+    if (t == NULL || len < head || memcmp(t, &smp->ip, 8) != 0 ||
+        memcmp(t + 8, smp->callchain, head - 8) != 0)
+        return 0;
+    lb_mem(&d->lb, t + head, len - head);
+    return 1;
+}
+
+static void chain_store(json_run *r, const ps_sample *smp, const uint64_t key[4], size_t start)
+{
+    doc *d = r->state;
+
+    d->chain.len = 0;
+    lb_mem(&d->chain, (const char *)&smp->ip, 8);
+    lb_mem(&d->chain, (const char *)smp->callchain, 8 * smp->nr_callchain);
+    lb_mem(&d->chain, d->lb.p + start, d->lb.len - start);
+    if (!d->chain.oom && !d->lb.oom)
+        json_cache_store(&r->cache, key, d->chain.p, d->chain.len);
+    d->chain.oom = 0;
 }
 
 /* perf script's frames: the call chain, else the sample ip alone */
@@ -164,9 +217,22 @@ static void frames_json(json_run *r, walk *w, const ps_event *ev)
     doc *d = r->state;
     const ps_sample *smp = &ev->u.sample;
     ps_resolver *res = walk_resolver(w);
+    uint64_t key[4];
 
     jw_open(&d->w, "frames", '[');
-    if (walk_use_callchain(w) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+    if (walk_use_callchain(w) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+        chain_key(r, ev, key)) {
+        size_t i, n, start = d->lb.len;
+        const ps_frame *frames;
+
+        if (!chain_copy(r, smp, key)) {
+            n = ps_resolver__frames(res, smp, ev->evsel->attr.branch_sample_type,
+                                    walk_max_stack(w), &frames);
+            for (i = 0; i < n; i++)
+                frame_json(r, res, &frames[i]);
+            chain_store(r, smp, key, start);
+        }
+    } else if (walk_use_callchain(w) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
         const ps_frame *frames;
         size_t i, n = ps_resolver__frames(res, smp, ev->evsel->attr.branch_sample_type,
                                           walk_max_stack(w), &frames);
@@ -323,6 +389,7 @@ static void doc_free(json_run *r)
     json_decref(d->features);
     json_decref(d->events);
     lb_free(&d->lb);
+    lb_free(&d->chain);
     free(d);
     r->state = NULL;
 }

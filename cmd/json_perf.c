@@ -174,7 +174,8 @@ static void cached_entry(json_run *r, ps_resolver *res, const ps_sample *smp,
         return;
     ps_resolver__addr(res, smp->pid, smp->tid, smp->time, cpumode, ip, &f);
     entry(&p->lb, ip, &f);
-    json_cache_put(&r->cache, key, &p->lb, start);
+    if (!p->lb.oom)
+        json_cache_store(&r->cache, key, p->lb.p + start, p->lb.len - start);
 }
 
 /* the raw chain, each entry as perf's thread__find_symbol() finds it */
