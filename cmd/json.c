@@ -14,9 +14,10 @@
  * OUT when all went well (cmd_write_atomic).
  *
  * Names from the capture need not be UTF-8 and JSON must be: every form
- * writes them as info --json does (json_record_text(): valid UTF-8 kept, a
- * backslash doubled, another byte as the text \xNN); --perf-compat keeps
- * perf's single backslashes, so its ASCII is byte for byte perf's.
+ * writes them as info --json does (json_escape() in json_writer.h: valid
+ * UTF-8 kept, a backslash doubled, another byte as the text \xNN);
+ * --perf-compat keeps perf's single backslashes, so its ASCII is byte for
+ * byte perf's.
  */
 #include <errno.h>
 #include <getopt.h>

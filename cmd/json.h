@@ -65,7 +65,7 @@ extern const json_form json_form_doc, json_form_lines, json_form_perf,
  * a JIT map /tmp/perf-PID.map "[JIT] tid PID" (written to buf). */
 const char *json_dso_short(const char *dso, char *buf, size_t size);
 
-/** The reversible text of a name (json_record_text()) added to b as a
+/** The reversible text of a name (json_escape()) added to b as a
  * JSON string literal, quotes included; perf_ascii: ASCII exactly as perf
  * writes it (backslashes single, controls as \u00XX). */
 void json_put_string(linebuf *b, const char *s, int perf_ascii);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * json_doc.c - perfsift json's own forms (schemas/json.schema.json and
- * schemas/json-lines.schema.json): every record as json_record_new() makes
+ * schemas/json-lines.schema.json): every record as json_record_write() makes
  * it (dump --json's object: every decoded field), samples extended with
  * what perf script would print for them: the event they count for, their
  * period, the thread's comm and the resolved frames (the call chain as
