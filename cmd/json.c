@@ -14,17 +14,18 @@
  * OUT when all went well (cmd_write_atomic).
  *
  * Names from the capture need not be UTF-8 and JSON must be: every form
- * writes them as info --json does (json_record_text(): valid UTF-8 kept, a
- * backslash doubled, another byte as the text \xNN); --perf-compat keeps
- * perf's single backslashes, so its ASCII is byte for byte perf's.
+ * writes them as info --json does (json_escape() in json_writer.h: valid
+ * UTF-8 kept, a backslash doubled, another byte as the text \xNN);
+ * --perf-compat keeps perf's single backslashes, so its ASCII is byte for
+ * byte perf's.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include "info_json.h"
 #include "json.h"
 #include "json_record.h"
+#include "json_writer.h"
 #include "../libparse/tracepoint.h"
 
 static const char usage_text[] =
@@ -122,51 +123,11 @@ const char *json_dso_short(const char *dso, char *buf, size_t size)
     return slash != NULL ? slash + 1 : dso;
 }
 
-/* a byte a JSON string takes as it is: printable ASCII but '"' and '\\' */
-static int plain(unsigned char c)
-{
-    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
-}
-
 void json_put_string(linebuf *b, const char *s, int perf_ascii)
 {
-    static const char hexd[] = "0123456789abcdef";
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    size_t n = strlen((const char *)p), i = 0, run, len;
-
+    s = s ? s : "";
     lb_putc(b, '"');
-    for (;;) {
-        for (run = i; plain(p[run]); run++)
-            ;
-        lb_mem(b, (const char *)p + i, run - i);
-        if (p[run] == '\0')
-            break;
-        i = run;
-        len = 1;
-        switch (p[i]) {
-        case '"': lb_mem(b, "\\\"", 2); break;
-        case '\\': lb_mem(b, "\\\\\\\\", perf_ascii ? 2 : 4); break;
-        case '\b': lb_mem(b, "\\b", 2); break;
-        case '\f': lb_mem(b, "\\f", 2); break;
-        case '\n': lb_mem(b, "\\n", 2); break;
-        case '\r': lb_mem(b, "\\r", 2); break;
-        case '\t': lb_mem(b, "\\t", 2); break;
-        default:
-            if (p[i] < 0x20) {
-                lb_mem(b, "\\u00", 4);
-                lb_putc(b, hexd[p[i] >> 4]);
-                lb_putc(b, hexd[p[i] & 15]);
-            } else if ((len = info_json_utf8_len(p + i, n - i)) > 0) {
-                lb_mem(b, (const char *)p + i, len);
-            } else {
-                lb_mem(b, "\\\\x", 3);
-                lb_putc(b, hexd[p[i] >> 4]);
-                lb_putc(b, hexd[p[i] & 15]);
-                len = 1;
-            }
-        }
-        i += len;
-    }
+    json_escape(b, s, strlen(s), perf_ascii ? JSON_ESC_LOWER : JSON_ESC_LOWER | JSON_ESC_REVERSIBLE);
     lb_putc(b, '"');
 }
 
@@ -219,6 +180,8 @@ static int on_record(void *ctx, walk *w, const ps_event *ev)
     if (!r->started && start(r, w) < 0)
         return -1;
     r->nr_records++;
+    if (ev->type != PS_RECORD_FINISHED_ROUND)
+        json_cache_invalidate(&r->cache);   /* it may change what an address is */
     if (r->samples_only || r->form->record == NULL)
         return 0;
     return r->form->record(r, w, ev);
@@ -344,6 +307,7 @@ int cmd_json(int argc, char **argv)
         filter_free(&r.filter);
         return rc < 0 ? EXIT_OK : rc;
     }
+    json_cache_init(&r.cache);      /* without one (no memory), just slower */
     if (output != NULL && strcmp(output, "-") != 0) {
         rc = cmd_write_atomic("json", output, write_json, &r);
     } else {
@@ -353,6 +317,7 @@ int cmd_json(int argc, char **argv)
     }
     if (r.form->free != NULL)
         r.form->free(&r);
+    json_cache_free(&r.cache);
     filter_free(&r.filter);
     return rc;
 }

@@ -18,6 +18,7 @@
 
 #include <stdio.h>
 #include "filters.h"
+#include "json_cache.h"
 #include "linebuf.h"
 #include "walk.h"
 
@@ -51,6 +52,8 @@ struct json_run {
     int              samples_only;  /* --samples-only */
     int              started;       /* begin() ran */
     uint64_t         nr_records, nr_samples, nr_filtered;
+    json_cache       cache;         /* call chain entries' text; emptied by
+                                       every record but FINISHED_ROUND */
     void            *state;         /* the form's own, freed by form->free */
 };
 
@@ -62,7 +65,7 @@ extern const json_form json_form_doc, json_form_lines, json_form_perf,
  * a JIT map /tmp/perf-PID.map "[JIT] tid PID" (written to buf). */
 const char *json_dso_short(const char *dso, char *buf, size_t size);
 
-/** The reversible text of a name (json_record_text()) added to b as a
+/** The reversible text of a name (json_escape()) added to b as a
  * JSON string literal, quotes included; perf_ascii: ASCII exactly as perf
  * writes it (backslashes single, controls as \u00XX). */
 void json_put_string(linebuf *b, const char *s, int perf_ascii);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * json_doc.c - perfsift json's own forms (schemas/json.schema.json and
- * schemas/json-lines.schema.json): every record as json_record_new() makes
+ * schemas/json-lines.schema.json): every record as json_record_write() makes
  * it (dump --json's object: every decoded field), samples extended with
  * what perf script would print for them: the event they count for, their
  * period, the thread's comm and the resolved frames (the call chain as
@@ -10,8 +10,10 @@
  * The document is written as it goes: {"format", "version", "header",
  * "features", "events", "records": [ one record per line ], "summary"}.
  * --lines writes the same objects one per line between a "perfsift-header"
- * line and a "perfsift-end" line. Either way one jansson object exists at
- * a time, so memory does not grow with the capture.
+ * line and a "perfsift-end" line. Records are written as text as they
+ * come (json_record_write(), json_writer.h), nothing is kept, so memory
+ * does not grow with the capture; jansson builds only the header, the
+ * features and events and the end.
  *
  * Pipe captures declare their events and features with records
  * (HEADER_ATTR, HEADER_FEATURE...): their "features" and "events" are
@@ -30,6 +32,8 @@ typedef struct doc {
     int      nr_written;
     json_t  *features, *events; /* pipe mode: as declared so far; owned */
     linebuf  lb;                /* text not yet written */
+    jw       w;                 /* writes the record at hand into lb */
+    linebuf  chain;             /* a call chain and its frames' text, to keep */
     char     srcline[4096 + 32];
 } doc;
 
@@ -59,7 +63,35 @@ static int put(json_run *r, json_t *v)
     return rc;
 }
 
-/* a record: a line of its own, in the "records" array or in NDJSON */
+/* before a record: a line of its own, in the "records" array or in NDJSON */
+static void record_start(json_run *r)
+{
+    doc *d = r->state;
+
+    if (!d->lines)
+        lb_puts(&d->lb, d->nr_written ? ",\n" : "\n");
+    d->nr_written++;
+    jw_init(&d->w, &d->lb);
+}
+
+/* after it: the text goes out in large blocks */
+static int record_end(json_run *r)
+{
+    doc *d = r->state;
+
+    jw_close(&d->w, '}');
+    if (d->lines)
+        lb_putc(&d->lb, '\n');
+    if (d->lb.len >= (64u << 10))
+        lb_flush(&d->lb, r->out);
+    if (d->lb.oom) {
+        fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+        return -1;
+    }
+    return 0;
+}
+
+/* a record made by jansson (the header and end lines) */
 static int emit(json_run *r, json_t *o)
 {
     doc *d = r->state;
@@ -82,52 +114,139 @@ static int emit(json_run *r, json_t *o)
 
 /* --- frames ------------------------------------------------------------------- */
 
-static json_t *frame_json(json_run *r, ps_resolver *res, const ps_frame *f)
+static void frame_text(json_run *r, ps_resolver *res, const ps_frame *f)
 {
     doc *d = r->state;
-    json_t *o = json_object();
+    jw *w = &d->w;
     const char *sym = f->inl ? f->inl : f->r.sym ? f->r.sym->name : NULL;
 
-    set(o, "ip", json_record_hex(f->ip));
+    jw_open(w, NULL, '{');
+    jw_hex(w, "ip", f->ip);
     if (f->map != NULL)
-        set(o, "rel", json_record_hex(f->r.rel));
-    set(o, "sym", json_record_text(sym));
+        jw_hex(w, "rel", f->r.rel);
+    jw_text(w, "sym", sym);
     if (sym != NULL)
-        set(o, "symoff", json_record_num(f->r.symoff));
-    set(o, "dso", json_record_text(f->r.dso));
+        jw_num(w, "symoff", f->r.symoff);
+    jw_text(w, "dso", f->r.dso);
     if (f->inl != NULL)
-        set(o, "inlined", json_true());
+        jw_bool(w, "inlined", 1);
     if (r->srcline) {
         const char *s = ps_resolver__srcline(res, f, d->srcline, sizeof(d->srcline));
 
         if (s != NULL)
-            set(o, "srcline", json_record_text(s));
+            jw_text(w, "srcline", s);
     }
-    return o;
+    jw_close(w, '}');
+}
+
+/* a frame, from r->cache where it can: its text depends on the map and
+ * symbol found for ip (rel, symoff and dso follow from them), except for
+ * inlined entries and srclines, which are made anew each time */
+static void frame_json(json_run *r, ps_resolver *res, const ps_frame *f)
+{
+    doc *d = r->state;
+    uint64_t key[4] = { f->ip, (uintptr_t)f->map, (uintptr_t)f->r.sym, (uintptr_t)f->r.dso };
+    int cached = f->inl == NULL && !r->srcline;
+    size_t start;
+
+    jw_sep(&d->w, NULL);
+    if (cached && json_cache_copy(&r->cache, key, &d->lb))
+        return;
+    start = d->lb.len;
+    d->w.comma = 0;
+    frame_text(r, res, f);
+    if (cached && !d->lb.oom)
+        json_cache_store(&r->cache, key, d->lb.p + start, d->lb.len - start);
+}
+
+/*
+ * Whole call chains repeat too. Their frames depend on the thread, the
+ * sample's ip and cpumode and the chain itself (within one r->cache
+ * generation), unless they come from unwinding a user stack or from a
+ * branch stack, or carry srclines. The key hashes the chain; the text
+ * kept starts with the ip and the chain, compared before it is used.
+ */
+static int chain_key(const json_run *r, const ps_event *ev, uint64_t key[4])
+{
+    const ps_sample *smp = &ev->u.sample;
+    uint64_t h = smp->ip * 0x9e3779b97f4a7c15ull, i;
+
+    if (r->srcline || smp->nr_callchain == 0 ||
+        (smp->sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+                             PERF_SAMPLE_BRANCH_STACK)))
+        return 0;
+    for (i = 0; i < smp->nr_callchain; i++)
+        h = (h ^ smp->callchain[i]) * 0xff51afd7ed558ccdull;
+    key[0] = h ^ (h >> 29);
+    key[1] = (uint64_t)smp->pid << 32 | smp->tid;
+    key[2] = smp->nr_callchain;
+    key[3] = ev->misc | 1ull << 63;     /* no frame key has this bit */
+    return 1;
+}
+
+/* the frames' text kept for the chain, if it is this very chain */
+static int chain_copy(json_run *r, const ps_sample *smp, const uint64_t key[4])
+{
+    doc *d = r->state;
+    size_t len, head = 8 * (smp->nr_callchain + 1);
+    const char *t = json_cache_find(&r->cache, key, &len);
+
+    if (t == NULL || len < head || memcmp(t, &smp->ip, 8) != 0 ||
+        memcmp(t + 8, smp->callchain, head - 8) != 0)
+        return 0;
+    lb_mem(&d->lb, t + head, len - head);
+    return 1;
+}
+
+static void chain_store(json_run *r, const ps_sample *smp, const uint64_t key[4], size_t start)
+{
+    doc *d = r->state;
+
+    d->chain.len = 0;
+    lb_mem(&d->chain, (const char *)&smp->ip, 8);
+    lb_mem(&d->chain, (const char *)smp->callchain, 8 * smp->nr_callchain);
+    lb_mem(&d->chain, d->lb.p + start, d->lb.len - start);
+    if (!d->chain.oom && !d->lb.oom)
+        json_cache_store(&r->cache, key, d->chain.p, d->chain.len);
+    d->chain.oom = 0;
 }
 
 /* perf script's frames: the call chain, else the sample ip alone */
-static json_t *frames_json(json_run *r, walk *w, const ps_event *ev)
+static void frames_json(json_run *r, walk *w, const ps_event *ev)
 {
+    doc *d = r->state;
     const ps_sample *smp = &ev->u.sample;
     ps_resolver *res = walk_resolver(w);
-    json_t *a = json_array();
+    uint64_t key[4];
 
-    if (walk_use_callchain(w) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+    jw_open(&d->w, "frames", '[');
+    if (walk_use_callchain(w) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+        chain_key(r, ev, key)) {
+        size_t i, n, start = d->lb.len;
+        const ps_frame *frames;
+
+        if (!chain_copy(r, smp, key)) {
+            n = ps_resolver__frames(res, smp, ev->evsel->attr.branch_sample_type,
+                                    walk_max_stack(w), &frames);
+            for (i = 0; i < n; i++)
+                frame_json(r, res, &frames[i]);
+            chain_store(r, smp, key, start);
+        }
+    } else if (walk_use_callchain(w) && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
         const ps_frame *frames;
         size_t i, n = ps_resolver__frames(res, smp, ev->evsel->attr.branch_sample_type,
                                           walk_max_stack(w), &frames);
 
         for (i = 0; i < n; i++)
-            json_array_append_new(a, frame_json(r, res, &frames[i]));
+            frame_json(r, res, &frames[i]);
     } else if (smp->sample_type & PERF_SAMPLE_IP) {
         ps_frame one;
 
         ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
                           ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &one);
-        json_array_append_new(a, frame_json(r, res, &one));
+        frame_json(r, res, &one);
     }
-    return a;
+    jw_close(&d->w, ']');
 }
 
 /* --- the form ------------------------------------------------------------------ */
@@ -187,16 +306,17 @@ static int begin_lines(json_run *r, ps_session *s) { return begin(r, s, 1); }
 
 static int sample(json_run *r, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t period)
 {
+    doc *d = r->state;
     const ps_sample *smp = &ev->u.sample;
-    json_t *o = json_record_new(walk_session(w), ev, r->record_flags);
+    json_record_extra x = { e->name ? e->name : "[unknown]", period };
     char buf[32];
 
-    set(o, "event", json_record_text(e->name ? e->name : "[unknown]"));
-    set(o, "period", json_record_num(period));
-    set(o, "comm", json_record_text(ps_resolver__comm(walk_resolver(w), smp->pid, smp->tid,
-                                                      smp->time, buf, sizeof(buf))));
-    set(o, "frames", frames_json(r, w, ev));
-    return emit(r, o);
+    record_start(r);
+    json_record_write(&d->w, walk_session(w), ev, r->record_flags, &x);
+    jw_text(&d->w, "comm", ps_resolver__comm(walk_resolver(w), smp->pid, smp->tid,
+                                            smp->time, buf, sizeof(buf)));
+    frames_json(r, w, ev);
+    return record_end(r);
 }
 
 /* pipe mode: keep what the capture has declared so far */
@@ -218,7 +338,9 @@ static int record(json_run *r, walk *w, const ps_event *ev)
 
     if (d->pipe)
         track_declarations(d, walk_session(w), ev->type);
-    return emit(r, json_record_new(walk_session(w), ev, r->record_flags));
+    record_start(r);
+    json_record_write(&d->w, walk_session(w), ev, r->record_flags, NULL);
+    return record_end(r);
 }
 
 static json_t *summary(json_run *r)
@@ -267,6 +389,7 @@ static void doc_free(json_run *r)
     json_decref(d->features);
     json_decref(d->events);
     lb_free(&d->lb);
+    lb_free(&d->chain);
     free(d);
     r->state = NULL;
 }

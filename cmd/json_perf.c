@@ -25,30 +25,10 @@
 #include <time.h>
 #include "json.h"
 
-/*
- * Call chain entries repeat: their text is kept in a direct-mapped cache
- * keyed by (ip, cpumode, pid, tid). The resolver answers with the state
- * after the records fed so far, so a cached answer stays right until the
- * next record that is not a sample: each one starts a new generation.
- */
-#define ENTRY_SLOTS     (1u << 16)
-#define ENTRY_TEXT_MAX  (32u << 20)
-
-typedef struct entry_slot {
-    uint64_t ip;
-    uint32_t pid, tid;
-    uint32_t gen;               /* 0: empty */
-    uint32_t cpumode;
-    uint32_t off, len;          /* in perf_json.text */
-} entry_slot;
-
 typedef struct perf_json {
     uint64_t    combined;       /* OR of every event's sample_type */
     int         nr_samples;
     linebuf     lb;             /* text not yet written */
-    entry_slot *slots;          /* owned; NULL: no cache */
-    linebuf     text;           /* the cached entries' text */
-    uint32_t    gen;
 } perf_json;
 
 /* perf's delimiter: an optional comma, a newline, depth tabs */
@@ -156,8 +136,6 @@ static int begin(json_run *r, ps_session *s)
     lb_puts(b, "\"samples\": [");
     for (i = 0; s != NULL && i < ps_session_nr_evsels(s); i++)
         p->combined |= ps_session_evsel(s, i)->attr.sample_type;
-    p->slots = calloc(ENTRY_SLOTS, sizeof(*p->slots));
-    p->gen = 1;
     return 0;
 }
 
@@ -182,51 +160,28 @@ static void entry(linebuf *b, uint64_t ip, const ps_frame *f)
     lb_putc(b, '}');
 }
 
-/* entry() of ip looked up in cpumode for smp's thread, from the cache */
-static void cached_entry(perf_json *p, ps_resolver *res, const ps_sample *smp,
+/* entry() of ip looked up in cpumode for smp's thread, from r->cache:
+ * call chain entries repeat */
+static void cached_entry(json_run *r, ps_resolver *res, const ps_sample *smp,
                          unsigned cpumode, uint64_t ip)
 {
-    linebuf *b = &p->lb;
-    entry_slot *e = NULL;
-    size_t start = b->len;
+    perf_json *p = r->state;
+    uint64_t key[4] = { ip, smp->pid, smp->tid, cpumode };
+    size_t start = p->lb.len;
     ps_frame f;
 
-    if (p->slots != NULL) {
-        uint64_t h = (ip ^ ((uint64_t)smp->tid << 32 | cpumode)) * 0x9e3779b97f4a7c15ull;
-
-        e = &p->slots[h >> 48];
-        if (e->gen == p->gen && e->ip == ip && e->pid == smp->pid && e->tid == smp->tid &&
-            e->cpumode == cpumode) {
-            lb_mem(b, p->text.p + e->off, e->len);
-            return;
-        }
-    }
+    if (json_cache_copy(&r->cache, key, &p->lb))
+        return;
     ps_resolver__addr(res, smp->pid, smp->tid, smp->time, cpumode, ip, &f);
-    entry(b, ip, &f);
-    if (e == NULL || b->oom)
-        return;
-    if (p->text.len + (b->len - start) > ENTRY_TEXT_MAX) {
-        p->text.len = 0;        /* start over: every slot is stale */
-        p->gen++;
-    }
-    e->off = (uint32_t)p->text.len;
-    lb_mem(&p->text, b->p + start, b->len - start);
-    if (p->text.oom) {
-        e->gen = 0;
-        p->text.oom = 0;
-        return;
-    }
-    e->ip = ip;
-    e->pid = smp->pid;
-    e->tid = smp->tid;
-    e->cpumode = cpumode;
-    e->len = (uint32_t)(b->len - start);
-    e->gen = p->gen;
+    entry(&p->lb, ip, &f);
+    if (!p->lb.oom)
+        json_cache_store(&r->cache, key, p->lb.p + start, p->lb.len - start);
 }
 
 /* the raw chain, each entry as perf's thread__find_symbol() finds it */
-static void callchain(perf_json *p, ps_resolver *res, const ps_sample *smp)
+static void callchain(json_run *r, ps_resolver *res, const ps_sample *smp)
 {
+    perf_json *p = r->state;
     unsigned cpumode = PERF_RECORD_MISC_USER;
     int first = 1;
     uint64_t i;
@@ -246,19 +201,8 @@ static void callchain(perf_json *p, ps_resolver *res, const ps_sample *smp)
         if (!first)
             lb_putc(&p->lb, ',');
         first = 0;
-        cached_entry(p, res, smp, cpumode, ip);
+        cached_entry(r, res, smp, cpumode, ip);
     }
-}
-
-/* any other record may change what an address resolves to */
-static int record(json_run *r, walk *w, const ps_event *ev)
-{
-    perf_json *p = r->state;
-
-    (void)w;
-    if (ev->type != PS_RECORD_FINISHED_ROUND && ++p->gen == 0)
-        p->gen = 1;             /* 2^32 records later: empty slots stay empty */
-    return 0;
 }
 
 static int sample(json_run *r, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t period)
@@ -293,9 +237,9 @@ static int sample(json_run *r, walk *w, const ps_event *ev, const ps_evsel *e, u
     key(b, 1, 3, "callchain");
     lb_putc(b, '[');
     if (smp->sample_type & PERF_SAMPLE_CALLCHAIN)
-        callchain(p, res, smp);
+        callchain(r, res, smp);
     else
-        cached_entry(p, res, smp, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip);
+        cached_entry(r, res, smp, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip);
     delim(b, 0, 3);
     lb_putc(b, ']');
     delim(b, 0, 2);
@@ -327,13 +271,11 @@ static void perf_free(json_run *r)
 
     if (p != NULL) {
         lb_free(&p->lb);
-        lb_free(&p->text);
-        free(p->slots);
     }
     free(p);
     r->state = NULL;
 }
 
 const json_form json_form_perf = {
-    "perf", begin, sample, record, end, perf_free
+    "perf", begin, sample, NULL, end, perf_free
 };

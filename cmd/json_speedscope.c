@@ -33,8 +33,17 @@ typedef struct profile {
     size_t    nr, cap_stacks, cap_weights;
 } profile;
 
+/* The frame id of the last frame seen with a (name, file) pair of
+ * pointers: the resolver's strings stay put, so most frames are found
+ * without hashing and comparing their text. Entries hold for one
+ * generation of r->cache (until a record that is not a sample). */
+#define MEMO_BITS 12
+
+typedef struct memo { const char *name, *file; uint32_t gen, id; } memo;
+
 typedef struct speedscope {
     const char *path;
+    memo       *memo;           /* owned; NULL: none */
     int         multi_event;    /* profile names carry the event */
     frame      *frames;
     size_t      nr_frames, cap_frames;
@@ -238,6 +247,7 @@ static int begin(json_run *r, ps_session *s)
     }
     ps_u64map__init(&sc->frame_ix);
     ps_u64map__init(&sc->stack_ix);
+    sc->memo = calloc((size_t)1 << MEMO_BITS, sizeof(*sc->memo));  /* NULL: slower */
     sc->path = r->in.path ? r->in.path : "perf.data";
     for (i = 0; s != NULL && i < ps_session_nr_evsels(s); i++)
         nr_sampling += ps_session_evsel(s, i)->attr.sample_period != 0;
@@ -251,8 +261,31 @@ static const char *frame_name(const ps_frame *f)
     return f->inl ? f->inl : f->r.sym ? f->r.sym->name : "[unknown]";
 }
 
-static int add_sample(speedscope *sc, walk *w, const ps_event *ev, const ps_evsel *e,
-                      uint64_t period)
+/* frame_id() of f, through the memo (inlined entries' names are made per
+ * call chain: never memoized) */
+static int frame_id_of(speedscope *sc, uint32_t gen, const ps_frame *f, uint32_t *out)
+{
+    const char *name = frame_name(f), *file = f->r.dso ? f->r.dso : "";
+    memo *m = NULL;
+
+    if (f->inl == NULL && sc->memo != NULL) {
+        uint64_t h = ((uintptr_t)name ^ (uintptr_t)file * 31) * 0x9e3779b97f4a7c15ull;
+
+        m = &sc->memo[h >> (64 - MEMO_BITS)];
+        if (m->gen == gen && m->name == name && m->file == file) {
+            *out = m->id;
+            return 0;
+        }
+    }
+    if (frame_id(sc, name, file, out) < 0)
+        return -1;
+    if (m != NULL)
+        *m = (memo){ name, file, gen, *out };
+    return 0;
+}
+
+static int add_sample(speedscope *sc, uint32_t gen, walk *w, const ps_event *ev,
+                      const ps_evsel *e, uint64_t period)
 {
     const ps_sample *smp = &ev->u.sample;
     ps_resolver *res = walk_resolver(w);
@@ -274,8 +307,7 @@ static int add_sample(speedscope *sc, walk *w, const ps_event *ev, const ps_evse
     if (grow(&sc->scratch, &sc->cap_scratch, n + 1, sizeof(*sc->scratch)) < 0)
         return -1;
     for (i = 0; i < n; i++)
-        if (frame_id(sc, frame_name(&frames[i]), frames[i].r.dso ? frames[i].r.dso : "",
-                     &sc->scratch[i]) < 0)
+        if (frame_id_of(sc, gen, &frames[i], &sc->scratch[i]) < 0)
             return -1;
     if (stack_id(sc, sc->scratch, n, &sid) < 0 || (p = profile_of(sc, w, smp, e)) == NULL)
         return -1;
@@ -284,7 +316,7 @@ static int add_sample(speedscope *sc, walk *w, const ps_event *ev, const ps_evse
 
 static int sample(json_run *r, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t period)
 {
-    if (add_sample(r->state, w, ev, e, period) < 0) {
+    if (add_sample(r->state, r->cache.gen, w, ev, e, period) < 0) {
         fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
         return -1;
     }
@@ -387,6 +419,7 @@ static void speedscope_free(json_run *r)
     free(sc->stacks);
     free(sc->profiles);
     free(sc->scratch);
+    free(sc->memo);
     ps_u64map__free(&sc->frame_ix);
     ps_u64map__free(&sc->stack_ix);
     free(sc);

@@ -7,6 +7,8 @@
  * names a column. The file is written as perf's script writes it (journal
  * off, one transaction) but under a temp name: without a journal an
  * interrupted run cannot be rolled back, so it must never be the target.
+ * Rows are inserted by a thread of their own (sqlite_queue.h): every
+ * function here that uses the connection otherwise waits for it first.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +54,22 @@ static int db_error(sqdb *d, const char *what)
     fprintf(stderr, "perfsift %s: %s: %s: %s\n", d->cmd, d->path, what,
             d->db ? sqlite3_errmsg(d->db) : "out of memory");
     return -1;
+}
+
+/* a failed insert, told by the queue's writer thread */
+static void insert_error(void *ctx, const char *what)
+{
+    sqdb *d = ctx;
+
+    if (what != NULL)
+        db_error(d, what);
+    else
+        fprintf(stderr, "perfsift %s: out of memory\n", d->cmd);
+}
+
+int sqdb_sync(sqdb *d)
+{
+    return d->q != NULL ? sqq_sync(d->q) : 0;
 }
 
 /* the existing database, byte for byte, into the temp file */
@@ -134,6 +152,10 @@ int sqdb_open(sqdb *d, const char *cmd, const char *path, int append, int force)
         sqdb_exec(d, "PRAGMA cache_size = -16384") < 0 ||
         sqdb_exec(d, "BEGIN") < 0)
         goto fail;
+    if ((d->q = sqq_new(d->db, insert_error, d)) == NULL) {
+        fprintf(stderr, "perfsift %s: out of memory\n", cmd);
+        goto fail;
+    }
     return 0;
 fail:
     sqdb_abort(d);
@@ -144,6 +166,8 @@ int sqdb_exec(sqdb *d, const char *sql)
 {
     char *msg = NULL;
 
+    if (sqdb_sync(d) < 0)
+        return -1;
     if (sqlite3_exec(d->db, sql, NULL, NULL, &msg) == SQLITE_OK)
         return 0;
     fprintf(stderr, "perfsift %s: %s: %s\n", d->cmd, d->path, msg ? msg : "out of memory");
@@ -180,6 +204,8 @@ sqlite3_stmt *sqdb_prepare(sqdb *d, const char *sql)
 {
     sqlite3_stmt *st = NULL;
 
+    if (sqdb_sync(d) < 0)
+        return NULL;
     if (sqlite3_prepare_v3(d->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK)
         db_error(d, sql);
     return st;
@@ -190,6 +216,8 @@ static int64_t one_int(sqdb *d, const char *sql, int *missing)
     sqlite3_stmt *st = NULL;
     int64_t v = -1;
 
+    if (sqdb_sync(d) < 0)
+        return -1;
     if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK) {
         if (missing != NULL)
             *missing = 1;
@@ -237,42 +265,38 @@ int sqdb_empty(sqdb *d, const char *table)
 int sqdb_row(sqdb *d, sqlite3_stmt *st, const char *types, ...)
 {
     va_list ap;
-    int i, rc = SQLITE_OK;
+    const char *t, *s;
+    uint64_t v;
 
+    sqq_start(d->q, st);
     va_start(ap, types);
-    for (i = 1; types[i - 1] && rc == SQLITE_OK; i++) {
-        const char *s;
-        const void *b;
-
-        switch (types[i - 1]) {
-        case 'i': rc = sqlite3_bind_int64(st, i, va_arg(ap, int64_t)); break;
-        case 'u': rc = sqlite3_bind_int64(st, i, (int64_t)va_arg(ap, uint64_t)); break;
-        case 'd': rc = sqlite3_bind_int64(st, i, va_arg(ap, int)); break;
-        case 'n': rc = sqlite3_bind_null(st, i); break;
-        case 'o': {
-            uint64_t v = va_arg(ap, uint64_t);
-
-            rc = v == UINT64_MAX ? sqlite3_bind_null(st, i) : sqlite3_bind_int64(st, i, (int64_t)v);
+    for (t = types; *t; t++) {
+        switch (*t) {
+        case 'i': sqq_int(d->q, va_arg(ap, int64_t)); break;
+        case 'u': sqq_int(d->q, (int64_t)va_arg(ap, uint64_t)); break;
+        case 'd': sqq_int(d->q, va_arg(ap, int)); break;
+        case 'n': sqq_null(d->q); break;
+        case 'o':
+            if ((v = va_arg(ap, uint64_t)) == UINT64_MAX)
+                sqq_null(d->q);
+            else
+                sqq_int(d->q, (int64_t)v);
             break;
-        }
         case 't':
             s = va_arg(ap, const char *);
-            rc = s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+            sqq_text(d->q, s, s ? strlen(s) : 0);
             break;
         case 'b':
-            b = va_arg(ap, const void *);
-            rc = sqlite3_bind_blob64(st, i, b, va_arg(ap, size_t), SQLITE_STATIC);
+            s = va_arg(ap, const void *);
+            sqq_blob(d->q, s, va_arg(ap, size_t));
             break;
-        default: rc = SQLITE_MISUSE; break;
+        default:
+            va_end(ap);
+            return db_error(d, "bad row type (a bug)");
         }
     }
     va_end(ap);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    if (rc == SQLITE_DONE)
-        return 0;
-    return db_error(d, "cannot insert");
+    return sqq_end(d->q);
 }
 
 static int drop(sqdb *d, const char *table)
@@ -311,6 +335,8 @@ static void close_db(sqdb *d)
 {
     sqlite3_stmt *st;
 
+    sqq_free(d->q);             /* its thread stops before the statements go */
+    d->q = NULL;
     if (d->db == NULL)
         return;
     while ((st = sqlite3_next_stmt(d->db, NULL)) != NULL)
@@ -323,7 +349,7 @@ int sqdb_commit(sqdb *d)
 {
     int fd, ok;
 
-    if (drop_empty(d) < 0 || sqdb_exec(d, "COMMIT") < 0) {
+    if (sqdb_sync(d) < 0 || drop_empty(d) < 0 || sqdb_exec(d, "COMMIT") < 0) {
         sqdb_abort(d);
         return -1;
     }

@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include "sqlite_queue.h"
 
 typedef struct sqdb {
     const char *cmd;
@@ -18,6 +19,8 @@ typedef struct sqdb {
     char       *tmp;            /* owned: the file being written */
     sqlite3    *db;
     int         is_new;         /* no database was there before (no --append) */
+    sqq        *q;              /* owned: inserts go through it (sqdb_row());
+                                   whatever else uses db calls sqdb_sync() */
 } sqdb;
 
 /**
@@ -26,6 +29,9 @@ typedef struct sqdb {
  * @return 0, or -1 (message printed, nothing left behind)
  */
 int  sqdb_open(sqdb *d, const char *cmd, const char *path, int append, int force);
+/** Wait until the queued rows are written: db is the caller's until the
+ * next row. 0, or -1 when an insert failed (printed). */
+int  sqdb_sync(sqdb *d);
 /** Run the schema section called name ("create", "fill", "finish"). 0 or -1 */
 int  sqdb_section(sqdb *d, const char *name);
 /** Run one statement. 0 or -1 (printed) */
@@ -50,7 +56,8 @@ int  sqdb_empty(sqdb *d, const char *table);
  * (stored as its two's complement int64, as perf's export does), 'd' int
  * (as int64), 'o' uint64_t where UINT64_MAX means NULL, 't' const char *
  * (NULL: SQL NULL), 'n' a NULL, 'b' a blob
- * (const void *, size_t). 0, or -1 (printed).
+ * (const void *, size_t). The row is queued (d->q): 0, or -1 when this or
+ * an earlier row failed (printed).
  */
 int  sqdb_row(sqdb *d, sqlite3_stmt *st, const char *types, ...);
 

@@ -103,8 +103,20 @@ static const sqdb_table tables[NR_TABLES] = {
                         "INSERT INTO context_switches VALUES (?,?,?,?,?,?,?,?,?)" },
 };
 
+/* The ids of the last frame seen with a symbol, by the symbol's (stable)
+ * pointer: most call chain entries are found here without the dsos and
+ * symbols maps (whose keys are the same pointers, so the answer is theirs). */
+#define MEMO_BITS 12
+
+typedef struct sym_memo {
+    const ps_sym *sym;
+    const char   *dso;
+    int64_t       dso_id, sym_id;
+} sym_memo;
+
 struct sqx {
     sqdb         *d;
+    sym_memo     *memo;             /* owned; NULL: none */
     const char   *symfs;
     ps_resolver  *res;
     const ps_features *feat;
@@ -134,6 +146,7 @@ sqx *sqx_new(sqdb *d, const char *symfs)
     }
     x->d = d;
     x->symfs = symfs ? symfs : "";
+    x->memo = calloc((size_t)1 << MEMO_BITS, sizeof(*x->memo));   /* NULL: slower */
     if (sqdb_prepare_tables(d, tables, NR_TABLES, x->st, x->last) < 0) {
         sqx_free(x);
         return NULL;
@@ -156,6 +169,7 @@ void sqx_free(sqx *x)
     free(x->syms.e);
     free(x->paths.e);
     free(x->fork_time.e);
+    free(x->memo);
     free(x);
 }
 
@@ -473,7 +487,17 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
     const char *name = "unknown";
     int binding = 0;
     int64_t id;
+    sym_memo *m = NULL;
 
+    if (f->map != NULL && s != NULL && f->inl == NULL && x->memo != NULL) {
+        m = &x->memo[((uintptr_t)s * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - MEMO_BITS)];
+        if (m->sym == s && m->dso == f->r.dso) {
+            *dso_id = m->dso_id;
+            *sym_id = m->sym_id;
+            *off = f->r.rel - s->start;
+            return 0;
+        }
+    }
     *dso_id = *sym_id = 0;
     *off = 0;
     if (f->map == NULL || strcmp(f->r.dso, "[unknown]") == 0)
@@ -500,12 +524,16 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
         name = f->inl != NULL ? f->inl : s->name;
     }
     *off = f->r.rel - start;
-    if ((*sym_id = k3_get(&x->syms, a, b, c)) != 0)
-        return 0;
-    id = *sym_id = next_id(x, T_SYMBOL);
-    if (k3_put(&x->syms, a, b, c, id) < 0)
-        return oom(x);
-    return symbol_row(x, id, *dso_id, start, end, binding, name);
+    if ((*sym_id = k3_get(&x->syms, a, b, c)) == 0) {
+        id = *sym_id = next_id(x, T_SYMBOL);
+        if (k3_put(&x->syms, a, b, c, id) < 0)
+            return oom(x);
+        if (symbol_row(x, id, *dso_id, start, end, binding, name) < 0)
+            return -1;
+    }
+    if (m != NULL)
+        *m = (sym_memo){ s, f->r.dso, *dso_id, *sym_id };
+    return 0;
 }
 
 /* --- call paths ------------------------------------------------------------------ */

@@ -69,7 +69,8 @@ static int has_column(sqdb *d, const char *table, const char *name)
     sqlite3_stmt *st;
     int found = 0;
 
-    if (sqlite3_prepare_v2(d->db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?", -1,
+    if (sqdb_sync(d) < 0 ||
+        sqlite3_prepare_v2(d->db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?", -1,
                            &st, NULL) != SQLITE_OK)
         return 0;
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
@@ -133,16 +134,17 @@ static sqlite3_stmt *table_for(sqtp *t, const ps_tp_format *fmt)
     return t->tables[t->nr++].insert;
 }
 
-static int bind_value(sqlite3_stmt *st, int col, const ps_tp_value *v)
+static void add_value(sqq *q, const ps_tp_value *v)
 {
     switch (v->kind) {
     case PS_TP_VALUE_INT:
-        return sqlite3_bind_int64(st, col, (v->field->flags & PS_TP_FIELD_SIGNED) ? v->i
-                                                                              : (int64_t)v->u);
+        sqq_int(q, (v->field->flags & PS_TP_FIELD_SIGNED) ? v->i : (int64_t)v->u);
+        break;
     case PS_TP_VALUE_STRING:
-        return sqlite3_bind_text64(st, col, v->str, v->len, SQLITE_STATIC, SQLITE_UTF8);
+        sqq_text(q, v->str, v->len);
+        break;
     default:
-        return sqlite3_bind_blob64(st, col, v->data, v->size, SQLITE_STATIC);
+        sqq_blob(q, v->data, v->size);
     }
 }
 
@@ -154,23 +156,15 @@ int sqtp_sample(sqtp *t, ps_session *s, const ps_event *ev, const ps_evsel *e,
     ps_tp_value v;
     ps_error err;
     size_t i;
-    int rc = SQLITE_OK;
 
     if (e->attr.type != PERF_TYPE_TRACEPOINT || !(ev->u.sample.sample_type & PERF_SAMPLE_RAW) ||
         ps_tracepoint_format(&fmt, s, e, &err) < 0)
         return 0;
     if ((st = table_for(t, fmt)) == NULL)
         return -1;
-    sqlite3_bind_int64(st, 1, sample_id);
-    for (i = 0; rc == SQLITE_OK && ps_tracepoint_value(&v, s, ev, i, &err) == PS_OK; i++)
-        rc = bind_value(st, (int)i + 2, &v);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    if (rc == SQLITE_DONE)
-        return 0;
-    fprintf(stderr, "perfsift %s: %s: cannot insert: %s\n", t->d->cmd, t->d->path,
-            sqlite3_errmsg(t->d->db));
-    return -1;
+    sqq_start(t->d->q, st);
+    sqq_int(t->d->q, sample_id);
+    for (i = 0; ps_tracepoint_value(&v, s, ev, i, &err) == PS_OK; i++)
+        add_value(t->d->q, &v);
+    return sqq_end(t->d->q);
 }

@@ -17,7 +17,7 @@ trap 'rm -f "$out" "$DIR/perf.json" "$DIR/ours-perf.json"' EXIT
 
 source "$(dirname "$0")/bench_lib.sh"
 
-size=$(echo "$(stat -c %s "$f") / 1048576" | bc -l)
+size=$(echo "$(stat -L -c %s "$f") / 1048576" | bc -l)
 read -r pc prss <<< "$(best 1 /dev/null perf data convert --to-json "$DIR/perf.json" --force -i "$f")"
 read -r oc _ <<< "$(best 3 "$DIR/ours-perf.json" "$PERFSIFT" json -q --perf-compat "$f")"
 cmp -s "$DIR/perf.json" "$DIR/ours-perf.json" && same=identical || same=DIFFERENT

@@ -35,7 +35,7 @@ t0=$(date +%s%N)
 rows=$("$DIR/sqlite_insert_floor" "$DIR/ours.db" "$DIR/floor.db")
 floor=$(echo "($(date +%s%N) - $t0) / 1000000000" | bc -l)
 samples=$(sqlite3 "$DIR/ours.db" 'SELECT count(*) FROM samples WHERE id > 0')
-size=$(echo "$(stat -c %s "$f") / 1048576" | bc -l)
+size=$(echo "$(stat -L -c %s "$f") / 1048576" | bc -l)
 if [ -n "$E2S" ] && /usr/bin/python3 -c 'import PySide2.QtSql' 2>/dev/null; then
     rm -f "$DIR/perf.db"
     perf_t=$(cd "$DIR" && secs perf script -i "$f" -s "$E2S" perf.db all calls callchains)

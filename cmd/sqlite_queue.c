@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sqlite_queue.c - sqlite_queue.h. A row in a chunk: the statement, the
+ * row's length and value count, then per value a type byte and its bytes
+ * (an int64, or a length and the text or blob). The reader fills one chunk
+ * at a time; the writer takes full ones in order and gives them back.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "linebuf.h"
+#include "sqlite_queue.h"
+
+#define CHUNK_SIZE  (1u << 20)
+#define MAX_CHUNKS  8           /* how far the writer may fall behind */
+
+typedef struct chunk {
+    struct chunk *next;
+    size_t        len;
+    char          data[CHUNK_SIZE];
+} chunk;
+
+typedef struct row_head {
+    sqlite3_stmt *st;
+    uint32_t      len;          /* bytes, this head included */
+    uint32_t      nr;           /* values */
+} row_head;
+
+struct sqq {
+    sqlite3        *db;
+    void          (*err_fn)(void *ctx, const char *what);
+    void           *ctx;
+    linebuf         row;        /* the row being built */
+    uint32_t        nr;         /* its values so far */
+    chunk          *cur;        /* the reader's, being filled */
+    int             threaded;
+    int             failed_seen;        /* the reader's copy of failed */
+    pthread_t       thread;
+    pthread_mutex_t mu;         /* guards the members below */
+    pthread_cond_t  work, done;
+    chunk          *head, *tail;        /* full, waiting for the writer */
+    chunk          *spare;
+    int             nr_chunks, busy, stop, failed;
+};
+
+/* --- the writer ------------------------------------------------------------- */
+
+static int bind(sqlite3_stmt *st, int col, const char **p)
+{
+    char type = *(*p)++;
+    int64_t v;
+    uint64_t n;
+    int rc;
+
+    if (type == 'n')
+        return sqlite3_bind_null(st, col);
+    memcpy(type == 'i' ? (void *)&v : (void *)&n, *p, 8);
+    *p += 8;
+    if (type == 'i')
+        return sqlite3_bind_int64(st, col, v);
+    if (type == 't')
+        rc = sqlite3_bind_text64(st, col, *p, n, SQLITE_STATIC, SQLITE_UTF8);
+    else
+        rc = sqlite3_bind_blob64(st, col, *p, n, SQLITE_STATIC);
+    *p += n;
+    return rc;
+}
+
+/* bind and step each row of data; -1 at the first that fails (reported) */
+static int run_rows(sqq *q, const char *data, size_t len)
+{
+    const char *p = data, *end = data + len;
+    row_head h;
+    uint32_t i;
+    int rc;
+
+    while (p < end) {
+        memcpy(&h, p, sizeof(h));
+        p += sizeof(h);
+        if ((int)h.nr < sqlite3_bind_parameter_count(h.st))
+            sqlite3_clear_bindings(h.st);       /* the rest are NULL */
+        for (i = 0, rc = SQLITE_OK; i < h.nr && rc == SQLITE_OK; i++)
+            rc = bind(h.st, (int)i + 1, &p);
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(h.st);
+        sqlite3_reset(h.st);
+        if (rc != SQLITE_DONE) {
+            q->err_fn(q->ctx, "cannot insert");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void *writer_main(void *arg)
+{
+    sqq *q = arg;
+    chunk *c;
+    int failed;
+
+    pthread_mutex_lock(&q->mu);
+    for (;;) {
+        while (q->head == NULL && !q->stop)
+            pthread_cond_wait(&q->work, &q->mu);
+        if ((c = q->head) == NULL)
+            break;
+        if ((q->head = c->next) == NULL)
+            q->tail = NULL;
+        q->busy = 1;
+        failed = q->failed;
+        pthread_mutex_unlock(&q->mu);
+        if (!failed && run_rows(q, c->data, c->len) < 0)
+            failed = 1;
+        pthread_mutex_lock(&q->mu);
+        q->failed |= failed;
+        c->len = 0;
+        c->next = q->spare;
+        q->spare = c;
+        q->busy = 0;
+        pthread_cond_broadcast(&q->done);
+    }
+    pthread_mutex_unlock(&q->mu);
+    return NULL;
+}
+
+/* --- the reader --------------------------------------------------------------- */
+
+sqq *sqq_new(sqlite3 *db, void (*err_fn)(void *ctx, const char *what), void *ctx)
+{
+    sqq *q = calloc(1, sizeof(*q));
+
+    if (q == NULL)
+        return NULL;
+    q->db = db;
+    q->err_fn = err_fn;
+    q->ctx = ctx;
+    pthread_mutex_init(&q->mu, NULL);
+    pthread_cond_init(&q->work, NULL);
+    pthread_cond_init(&q->done, NULL);
+    q->threaded = pthread_create(&q->thread, NULL, writer_main, q) == 0;
+    return q;
+}
+
+/* with q->mu held: the reader's chunk to the writer */
+static void hand_over(sqq *q)
+{
+    if (q->cur == NULL || q->cur->len == 0)
+        return;
+    q->cur->next = NULL;
+    if (q->tail != NULL)
+        q->tail->next = q->cur;
+    else
+        q->head = q->cur;
+    q->tail = q->cur;
+    q->cur = NULL;
+    pthread_cond_signal(&q->work);
+}
+
+/* hand the current chunk over and take an empty one (waiting while the
+ * writer is MAX_CHUNKS behind): 0, or -1 when out of memory */
+static int next_chunk(sqq *q)
+{
+    chunk *c;
+
+    pthread_mutex_lock(&q->mu);
+    hand_over(q);
+    while (q->spare == NULL && q->nr_chunks >= MAX_CHUNKS)
+        pthread_cond_wait(&q->done, &q->mu);
+    if ((c = q->spare) != NULL)
+        q->spare = c->next;
+    else if ((c = malloc(sizeof(*c))) != NULL)
+        q->nr_chunks++;
+    q->failed_seen = q->failed;
+    pthread_mutex_unlock(&q->mu);
+    if (c == NULL)
+        return -1;
+    c->len = 0;
+    q->cur = c;
+    return 0;
+}
+
+int sqq_sync(sqq *q)
+{
+    if (!q->threaded)
+        return q->failed_seen ? -1 : 0;
+    pthread_mutex_lock(&q->mu);
+    hand_over(q);
+    while (q->head != NULL || q->busy)
+        pthread_cond_wait(&q->done, &q->mu);
+    q->failed_seen = q->failed;
+    pthread_mutex_unlock(&q->mu);
+    return q->failed_seen ? -1 : 0;
+}
+
+void sqq_start(sqq *q, sqlite3_stmt *st)
+{
+    row_head h = { st, 0, 0 };
+
+    q->row.len = 0;
+    lb_mem(&q->row, (const char *)&h, sizeof(h));
+}
+
+static void value(sqq *q, char type, const void *v, size_t n)
+{
+    lb_putc(&q->row, type);
+    if (n > 0)
+        lb_mem(&q->row, v, n);
+    ((row_head *)(void *)q->row.p)->nr++;
+}
+
+void sqq_int(sqq *q, int64_t v)
+{
+    value(q, 'i', &v, 8);
+}
+
+void sqq_null(sqq *q)
+{
+    value(q, 'n', NULL, 0);
+}
+
+static void bytes(sqq *q, char type, const void *p, size_t n)
+{
+    uint64_t len = n;
+
+    if (p == NULL) {
+        sqq_null(q);
+        return;
+    }
+    value(q, type, &len, 8);
+    lb_mem(&q->row, p, n);
+}
+
+void sqq_text(sqq *q, const char *s, size_t n)
+{
+    bytes(q, 't', s, n);
+}
+
+void sqq_blob(sqq *q, const void *p, size_t n)
+{
+    bytes(q, 'b', p, n);
+}
+
+int sqq_end(sqq *q)
+{
+    row_head *h = (row_head *)(void *)q->row.p;
+
+    if (q->row.oom) {
+        q->err_fn(q->ctx, NULL);
+        return -1;
+    }
+    h->len = (uint32_t)q->row.len;
+    if (!q->threaded || q->row.len > CHUNK_SIZE) {
+        /* no thread, or a row no chunk holds: written here, in turn */
+        if (sqq_sync(q) < 0)
+            return -1;
+        if (run_rows(q, q->row.p, q->row.len) < 0)
+            q->failed_seen = 1;
+        return q->failed_seen ? -1 : 0;
+    }
+    if ((q->cur == NULL || q->cur->len + q->row.len > CHUNK_SIZE) && next_chunk(q) < 0) {
+        q->err_fn(q->ctx, NULL);
+        return -1;
+    }
+    memcpy(q->cur->data + q->cur->len, q->row.p, q->row.len);
+    q->cur->len += q->row.len;
+    return q->failed_seen ? -1 : 0;
+}
+
+static void free_chunks(chunk *c)
+{
+    chunk *next;
+
+    for (; c != NULL; c = next) {
+        next = c->next;
+        free(c);
+    }
+}
+
+void sqq_free(sqq *q)
+{
+    if (q == NULL)
+        return;
+    if (q->threaded) {
+        sqq_sync(q);
+        pthread_mutex_lock(&q->mu);
+        q->stop = 1;
+        pthread_cond_signal(&q->work);
+        pthread_mutex_unlock(&q->mu);
+        pthread_join(q->thread, NULL);
+    }
+    free(q->cur);
+    free_chunks(q->spare);
+    free_chunks(q->head);
+    pthread_cond_destroy(&q->work);
+    pthread_cond_destroy(&q->done);
+    pthread_mutex_destroy(&q->mu);
+    lb_free(&q->row);
+    free(q);
+}
