@@ -5,9 +5,9 @@
  * offset, size, type, fields), continuation lines for arrays (callchains,
  * ids, branch entries, registers); --json prints the same as NDJSON.
  *
- * Each record becomes a jansson object first (json_record.c, shared with
- * perfsift json); the text form is a generic rendering of that object, so
- * the two outputs can never disagree.
+ * --json writes each record as json_record_write() makes it (shared with
+ * perfsift json); the text form is a generic rendering of the same object
+ * parsed back (json_record_new()), so the two outputs can never disagree.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -15,6 +15,7 @@
 #include <string.h>
 #include "common.h"
 #include "json_record.h"
+#include "json_writer.h"
 
 static const char usage_text[] =
 "usage: perfsift dump [options] [FILE]\n"
@@ -103,6 +104,21 @@ static void print_text(FILE *out, json_t *o)
     }
 }
 
+/* --json: the record's line as json_record_write() makes it (the text
+ * json_record_new() would give, without a jansson object per record),
+ * flushed in large writes */
+static void json_line(linebuf *lb, ps_session *s, const ps_event *ev, unsigned flags)
+{
+    jw w;
+
+    jw_init(&w, lb);
+    json_record_write(&w, s, ev, flags, NULL);
+    jw_close(&w, '}');
+    lb_putc(lb, '\n');
+    if (lb->len >= 1 << 16)
+        lb_flush(lb, stdout);
+}
+
 int cmd_dump(int argc, char **argv)
 {
     input_opts in = { 0 };
@@ -111,6 +127,7 @@ int cmd_dump(int argc, char **argv)
     ps_session *s;
     ps_event ev;
     ps_error err;
+    linebuf lb = { 0 };
 
     while ((c = getopt_long(argc, argv, "jhi:q", long_opts, NULL)) != -1) {
         int r = cmd_input_option("dump", &in, c, optarg);
@@ -133,18 +150,19 @@ int cmd_dump(int argc, char **argv)
     if ((s = cmd_open("dump", &in)) == NULL)
         return EXIT_BADINPUT;
     while ((rc = ps_session_next(&ev, s, &err)) == PS_OK) {
-        json_t *o = json_record_new(s, &ev, flags);
-
         cmd_progress(s, ev.index);
         if (json) {
-            json_dumpf(o, stdout, JSON_COMPACT);
-            fputc('\n', stdout);
+            json_line(&lb, s, &ev, flags);
         } else {
+            json_t *o = json_record_new(s, &ev, flags);
+
             print_text(stdout, o);
+            json_decref(o);
         }
-        json_decref(o);
     }
     cmd_progress_done();
+    lb_flush(&lb, stdout);
+    lb_free(&lb);
     if (rc < 0)
         ret = cmd_input_error("dump", &err);
     ps_session_close(s);
