@@ -187,10 +187,23 @@ struct ps_ahead {
     int             stop;       /* under mu */
 };
 
+/* The toucher's other job: give back the pages the decoder has left
+ * DROP_KEEP behind (see drop_consumed()), so that the decoding thread
+ * makes no madvise() calls at all while the toucher runs. */
+static void ahead_drop(const struct ps_ahead *a, uint64_t from, uint64_t *dropped)
+{
+    uint64_t upto = from > DROP_KEEP ? (from - DROP_KEEP) & ~(uint64_t)0xfffff : 0;
+
+    if (upto < *dropped + DROP_STEP)
+        return;
+    madvise((void *)(a->map + *dropped), (size_t)(upto - *dropped), MADV_DONTNEED);
+    *dropped = upto;
+}
+
 static void *ahead_main(void *arg)
 {
     struct ps_ahead *a = arg;
-    uint64_t done = 0, target, off;
+    uint64_t done = 0, dropped = 0, target, from, off;
     volatile uint8_t sink = 0;
 
     pthread_mutex_lock(&a->mu);
@@ -200,12 +213,14 @@ static void *ahead_main(void *arg)
         if (a->stop)
             break;
         target = a->want;
-        if (done < a->from)
-            done = a->from;
+        from = a->from;
+        if (done < from)
+            done = from;
         pthread_mutex_unlock(&a->mu);
         for (off = done & ~(uint64_t)0xfff; off < target; off += 4096)
             sink ^= a->map[off];
         done = target;
+        ahead_drop(a, from, &dropped);
         pthread_mutex_lock(&a->mu);
     }
     pthread_mutex_unlock(&a->mu);
@@ -301,7 +316,8 @@ void ps_source__consume(ps_source *src, size_t n)
         ahead_follow(src);
         src->ahead_next = src->pos + (1 << 20);
     }
-    if (src->map_owned == 2 && src->pos > src->dropped + DROP_STEP + DROP_KEEP)
+    if (src->map_owned == 2 && src->ahead == NULL &&
+        src->pos > src->dropped + DROP_STEP + DROP_KEEP)
         drop_consumed(src);
 }
 
