@@ -47,6 +47,24 @@ struct ps_resolver {
     ps_u64map   demangled;      /* raw name pointer -> its demangled copy */
     ps_u64map   prefetched;     /* ps_maps -> its maps srcline was told of */
     size_t      nr_prefetched;  /* files srcline was asked to open ahead */
+    struct seen *seen;          /* owned, NSEEN: recent symbol lookups */
+};
+
+/*
+ * Recent symbol lookups, direct-mapped by (map, pid, address): call chains
+ * repeat the same addresses, and a lookup in a kernel's 10^5 symbols walks
+ * a deep tree. A lookup's answer depends on nothing else once the map's
+ * DSO is loaded (its symbols never change after), except across the load
+ * of the kernel's symbols (the kernel map shrinks to them), so an answer
+ * during which that load happened is not kept.
+ */
+#define NSEEN 4096
+
+struct seen {
+    const ps_map *map;          /* NULL: empty */
+    uint64_t      addr;
+    uint32_t      pid;
+    ps_resolved   r;
 };
 
 /* perf answers every lookup with the state after the records delivered so
@@ -88,6 +106,7 @@ int ps_resolver__new(ps_resolver **out, const ps_symbols_opts *opts,
     ps_u64map__init(&r->prefetched);
     r->inline_on = 1;
     r->demangle = opts ? opts->demangle : 1;
+    r->seen = calloc(NSEEN, sizeof(*r->seen));     /* none: no memo */
     if (ps_srcline__new(&r->srcline) < 0) {
         ps_resolver__free(r);
         return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "resolve: out of memory");
@@ -115,6 +134,7 @@ void ps_resolver__free(ps_resolver *r)
     ps_arena__free(&r->names);
     ps_u64map__free(&r->demangled);
     ps_u64map__free(&r->prefetched);
+    free(r->seen);
     ps_symbols__free(r->symbols);
     ps_machine__free(r->machine);
     free(r);
@@ -152,6 +172,31 @@ static const ps_map *kernel_beyond_mmap(ps_resolver *r, uint64_t t, uint64_t add
     return k != NULL && k->kind == PS_MAP_KERNEL ? k : NULL;
 }
 
+/* ps_symbols__resolve(), through the memo of recent lookups. */
+static void resolve_sym(ps_resolver *r, const ps_map *map, uint32_t pid, uint64_t addr,
+                        ps_resolved *out)
+{
+    uint64_t h = (addr ^ ((uintptr_t)map >> 4) ^ (uint64_t)pid << 32) *
+                 UINT64_C(0x9e3779b97f4a7c15);
+    struct seen *e = r->seen ? &r->seen[h >> 52] : NULL;   /* NSEEN = 2^12 */
+    uint64_t ks, ke;
+    int kernel_before;
+
+    if (e != NULL && e->map == map && e->addr == addr && e->pid == pid && map != NULL) {
+        *out = e->r;
+        return;
+    }
+    kernel_before = ps_symbols__kernel_extent(r->symbols, &ks, &ke);
+    ps_symbols__resolve(r->symbols, map, pid, addr, out);
+    if (e != NULL && map != NULL &&
+        kernel_before == ps_symbols__kernel_extent(r->symbols, &ks, &ke)) {
+        e->map = map;
+        e->addr = addr;
+        e->pid = pid;
+        e->r = *out;
+    }
+}
+
 void ps_resolver__addr(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
                        unsigned cpumode, uint64_t addr, ps_frame *out)
 {
@@ -176,7 +221,7 @@ void ps_resolver__addr(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
     out->map = map;
     out->inl = NULL;
     out->src = NULL;
-    ps_symbols__resolve(r->symbols, map, pid, addr, &out->r);
+    resolve_sym(r, map, pid, addr, &out->r);
 }
 
 /* A context marker: the new cpumode, or -1 for a marker perf rejects. */

@@ -273,8 +273,10 @@ static void drop_consumed(ps_source *src)
     uint64_t ahead = src->dropped + 2 * DROP_STEP + DROP_KEEP;
 
     /* Ask for the next stretch early: first touches of mapped pages are
-     * where a sequential decode spends its time. */
-    if (ahead < src->map_size) {
+     * where a sequential decode spends its time. With a page toucher
+     * running, its reads populate those pages anyway, on its own thread
+     * (populating them here as well cost this one ~3% on a dwarf capture). */
+    if (src->ahead == NULL && ahead < src->map_size) {
         void *at = (void *)(src->map + (ahead & ~(uint64_t)0xfff));
         size_t len = (size_t)(ahead + DROP_STEP > src->map_size ? src->map_size - ahead : DROP_STEP);
 

@@ -18,7 +18,7 @@
 
 struct ps_reader {
     int      fd;
-    uint8_t  buf[8192];
+    uint8_t  buf[65536];        /* kallsyms: fewer, larger reads */
     size_t   pos, end;
     uint64_t total;
     int      eof;
@@ -68,25 +68,52 @@ void ps_reader__close(ps_reader *r)
 
 int ps_reader__eof(const ps_reader *r) { return r->eof; }
 
+/* Refill an empty buffer. @return 0, or -1 at the end (or the cap) */
+static int fill(ps_reader *r)
+{
+    ssize_t n;
+
+    if (r->eof)
+        return -1;
+    do {
+        n = read(r->fd, r->buf, sizeof(r->buf));
+    } while (n < 0 && errno == EINTR);
+    if (n <= 0 || r->total >= TEXT_FILE_CAP) {
+        r->eof = 1;
+        return -1;
+    }
+    r->total += (uint64_t)n;
+    r->pos = 0;
+    r->end = (size_t)n;
+    return 0;
+}
+
 int ps_reader__getc(ps_reader *r)
 {
-    if (r->pos == r->end) {
-        ssize_t n;
-
-        if (r->eof)
-            return -1;
-        do {
-            n = read(r->fd, r->buf, sizeof(r->buf));
-        } while (n < 0 && errno == EINTR);
-        if (n <= 0 || r->total >= TEXT_FILE_CAP) {
-            r->eof = 1;
-            return -1;
-        }
-        r->total += (uint64_t)n;
-        r->pos = 0;
-        r->end = (size_t)n;
-    }
+    if (r->pos == r->end && fill(r) < 0)
+        return -1;
     return r->buf[r->pos++];
+}
+
+/* The getc() loop "up to max bytes or the '\n'", a buffer at a time. */
+size_t ps_reader__rest(ps_reader *r, char *out, size_t max)
+{
+    size_t n = 0;
+
+    while (n < max && (r->pos < r->end || fill(r) == 0)) {
+        size_t lim = r->end - r->pos < max - n ? r->end - r->pos : max - n;
+        const uint8_t *at = r->buf + r->pos, *nl = memchr(at, '\n', lim);
+        size_t take = nl != NULL ? (size_t)(nl - at) : lim;
+
+        memcpy(out + n, at, take);
+        n += take;
+        r->pos += take;
+        if (nl != NULL) {
+            r->pos++;
+            break;
+        }
+    }
+    return n;
 }
 
 void ps_reader__skip_line(ps_reader *r)

@@ -32,6 +32,9 @@ void ps_reader__close(ps_reader *r);
 int  ps_reader__eof(const ps_reader *r);
 /** The next byte, or -1 at the end. */
 int  ps_reader__getc(ps_reader *r);
+/** Up to max bytes into out (not terminated), to the end of the line:
+ *  a '\n' met within them is consumed, not stored. @return bytes stored */
+size_t ps_reader__rest(ps_reader *r, char *out, size_t max);
 void ps_reader__skip_line(ps_reader *r);
 /** io__get_hex(): the value's next character, -2 when none was a digit. */
 int  ps_reader__hex(ps_reader *r, uint64_t *v);

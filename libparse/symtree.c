@@ -28,7 +28,7 @@
 void ps_symtree__init(ps_symtree *t)
 {
     memset(t, 0, sizeof(*t));
-    t->root = NIL;
+    t->root = t->last = NIL;
 }
 
 void ps_symtree__free(ps_symtree *t)
@@ -93,13 +93,39 @@ static void t_insert_fixup(ps_symtree *t, int32_t z)
     }
 }
 
+/* Where start goes: the parent of the new leaf. A start at or past the
+ * rightmost node's would walk right all the way down, so it goes under
+ * that node at once (kallsyms and sorted symbol tables come in order);
+ * *rightmost says whether the leaf becomes the new rightmost node. */
+static int32_t insert_parent(const ps_symtree *t, uint64_t start, int *rightmost)
+{
+    int32_t p = NIL, x = t->root;
+
+    if (t->last != NIL && start >= t->n[t->last].sym.start) {
+        *rightmost = 1;
+        return t->last;
+    }
+    *rightmost = 1;
+    while (x != NIL) {
+        p = x;
+        if (start < t->n[x].sym.start) {
+            x = T_L(t, x);
+            *rightmost = 0;
+        } else {
+            x = T_R(t, x);
+        }
+    }
+    return p;
+}
+
 /* Append a node and link it where perf's __symbols__insert() would: equal
  * starts go right, so in-order equals insertion order among them. */
 int ps_symtree__insert(ps_symtree *t, uint64_t start, uint64_t end, uint8_t binding,
                     uint8_t type, const char *name)
 {
-    int32_t z, p = NIL, x = t->root;
+    int32_t z, p;
     ps_sym_node *nd;
+    int rightmost;
 
     if (t->nr >= INT32_MAX - 1 || ps_grow((void **)&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
         return -1;
@@ -109,10 +135,7 @@ int ps_symtree__insert(ps_symtree *t, uint64_t start, uint64_t end, uint8_t bind
     nd->sym.start = start; nd->sym.end = end; nd->sym.name = name;
     nd->binding = binding; nd->type = type; nd->red = 1;
     nd->left = nd->right = NIL;
-    while (x != NIL) {
-        p = x;
-        x = start < t->n[x].sym.start ? T_L(t, x) : T_R(t, x);
-    }
+    p = insert_parent(t, start, &rightmost);
     nd->parent = p;
     if (p == NIL)
         t->root = z;
@@ -120,6 +143,8 @@ int ps_symtree__insert(ps_symtree *t, uint64_t start, uint64_t end, uint8_t bind
         T_L(t, p) = z;
     else
         T_R(t, p) = z;
+    if (rightmost)
+        t->last = z;        /* rotations keep the in-order, so it stays last */
     t_insert_fixup(t, z);
     return 0;
 }
@@ -202,6 +227,8 @@ void ps_symtree__erase(ps_symtree *t, int32_t z)
         t->n[y].red = t->n[z].red;
     }
     t->n[z].dead = 1;
+    if (z == t->last)
+        t->last = NIL;      /* found again by the next insertion's walk */
     if (!y_red)
         t_erase_fixup(t, x, xp);
 }
@@ -294,6 +321,7 @@ int ps_symtree__compact(ps_symtree *t)
         t->n[map[i]] = nd;
     }
     t->root = t->root == NIL ? NIL : map[t->root];
+    t->last = NIL;
     t->nr = (size_t)j;
     free(map);
     return 0;

@@ -29,6 +29,8 @@ typedef struct ps_symtree {
     ps_sym_node *n;                 /* owned */
     size_t       nr, cap;
     int32_t      root;
+    int32_t      last;              /* the rightmost node, or PS_SYM_NIL when
+                                     * not known (see ps_symtree__insert) */
 } ps_symtree;
 
 void ps_symtree__init(ps_symtree *t);

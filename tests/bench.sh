@@ -23,25 +23,26 @@ record() {      # name seconds
     echo "recording $1 ($2 s of deep stacks at 20 kHz) ..." >&2
     perf record -q -g -F 20000 -o "$DIR/$1.data" -- "$DIR/deep" "$2" 2>/dev/null >/dev/null
 }
-measure_to() {  # out runs command... -> "seconds maxrss_kb status" (best of runs)
-    local out=$1 runs=$2 best="" rss=0 rc=0 i t0 t1 t m
+# out runs command... -> "seconds maxrss_kb status cpu_seconds" (best of
+# runs; cpu: user + system time of the run with the best wall time, all
+# threads, which says more than wall time on a busy machine)
+measure_to() {
+    local out=$1 runs=$2 best="" cpu="" rss=0 rc=0 i t0 t1 t m c
     shift 2
     for ((i = 0; i < runs; i++)); do
         t0=$(date +%s%N)
         rc=0
-        /usr/bin/time -o "$DIR/time.txt" -f '%M' "$@" >"$out" 2>/dev/null || rc=$?
+        /usr/bin/time -o "$DIR/time.txt" -f '%M %U %S' "$@" >"$out" 2>/dev/null || rc=$?
         t1=$(date +%s%N)
         t=$(echo "($t1 - $t0) / 1000000000" | bc -l)
-        m=$(tail -n 1 "$DIR/time.txt")     # after "Command exited with ..."
-        if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+        read -r m c < <(tail -n 1 "$DIR/time.txt" | awk '{print $1, $2 + $3}')
+        if [ -z "$best" ] || awk "BEGIN{exit !($t < $best)}"; then best=$t cpu=$c; fi
         [ "$m" -gt "$rss" ] && rss=$m
     done
-    echo "$best $rss $rc"
+    echo "$best $rss $rc $cpu"
 }
 measure() {     # prints "seconds maxrss_kb" (best of 3)
-    local r
-    r=$(measure_to /dev/null 3 "$@")
-    echo "${r% *}"
+    measure_to /dev/null 3 "$@" | cut -d' ' -f1,2
 }
 
 record small 1
@@ -80,21 +81,22 @@ if [ ! -s "$f" ]; then
 fi
 size=$(stat -c %s "$f")
 for opt in "" --inline; do
-    read -r pt pr prc <<< "$(measure_to "$DIR/dwarf-perf.txt" 1 timeout 600 perf script ${opt:+"$opt"} -i "$f")"
-    read -r ot or orc <<< "$(measure_to "$DIR/dwarf-ours.txt" 3 "$PERFSIFT" script -q ${opt:+"$opt"} "$f")"
+    read -r pt pr prc pc <<< "$(measure_to "$DIR/dwarf-perf.txt" 1 timeout 600 perf script ${opt:+"$opt"} -i "$f")"
+    read -r ot or orc oc <<< "$(measure_to "$DIR/dwarf-ours.txt" 3 "$PERFSIFT" script -q ${opt:+"$opt"} "$f")"
     pts=$(printf '%.3fs' "$pt") ratio=$(printf '%.1fx' "$(echo "$pt / $ot" | bc -l)")
+    cpu=$(printf '%.2fs/%.2fs = %.1fx' "$pc" "$oc" "$(echo "$pc / $oc" | bc -l)")
     rss_ratio=$(printf '%.1fx' "$(echo "$pr / $or" | bc -l)")
     if [ "$prc" -eq 124 ]; then
-        pts=">600s" ratio=$(printf '>%.1fx' "$(echo "600 / $ot" | bc -l)")
+        pts=">600s" ratio=$(printf '>%.1fx' "$(echo "600 / $ot" | bc -l)") cpu=n/a
         same="not compared (perf timed out)"
     elif [ "$orc" -ne 0 ] || [ "$prc" -ne 0 ]; then
-        ratio=n/a rss_ratio=n/a same="none (exit status: perf $prc, perfsift $orc)"
+        ratio=n/a rss_ratio=n/a cpu=n/a same="none (exit status: perf $prc, perfsift $orc)"
     elif cmp -s "$DIR/dwarf-perf.txt" "$DIR/dwarf-ours.txt"; then
         same=identical
     else
         same="DIFFERENT ($(diff "$DIR/dwarf-perf.txt" "$DIR/dwarf-ours.txt" | grep -c '^>' || true) of $(wc -l < "$DIR/dwarf-perf.txt") lines)"
     fi
-    printf '%-6s %6.1f MB  perf script%-9s %7s %7d KB | perfsift script%-9s %6.3fs %7d KB | time ratio perf/perfsift %6s | RSS ratio perf/perfsift %5s | output %s\n' \
+    printf '%-6s %6.1f MB  perf script%-9s %7s %7d KB | perfsift script%-9s %6.3fs %7d KB | time ratio perf/perfsift %6s | CPU (user+sys) perf/perfsift %s | RSS ratio perf/perfsift %5s | output %s\n' \
         dwarf "$(echo "$size / 1048576" | bc -l)" "${opt:+ $opt}" "$pts" "$pr" "${opt:+ $opt}" "$ot" "$or" \
-        "$ratio" "$rss_ratio" "$same"
+        "$ratio" "$cpu" "$rss_ratio" "$same"
 done
