@@ -20,7 +20,7 @@ trap 'rm -rf "$out"' EXIT
 slow_first="script folded flamegraph dump header json sqlite srcline stats"
 # Files whose capture loop (all_captures in diff/lib.sh) is split over
 # several processes with PS_SHARD=i/n: name:n.
-sharded="script:3"
+sharded="script:3 folded:2"
 
 run() {     # name, command...: output to $out/name.out, then shown whole
     local name=$1; shift

@@ -24,6 +24,7 @@ install_dwarf_bins
 ours() { env -i PATH="$PATH" HOME="$TMPD/home" LC_ALL=C "$PERFSIFT" "$@"; }
 folded() { ours folded -q "$@"; }
 
+if first_shard; then    # PS_SHARD (tests/run.sh): once, not per shard
 # --- 1. FlameGraph's suite --------------------------------------------------
 stale="perf-java-faults-01-pid perf-java-faults-01-tid perf-java-stacks-01-pid
 perf-java-stacks-01-tid perf-java-stacks-02-pid perf-java-stacks-02-tid
@@ -107,6 +108,7 @@ for t in "$ROOT"/tests/folded/*.txt; do
         fi
     done
 done
+fi
 
 # --- 3. captures: direct fold == perf's text folded ------------------------
 # name|folded options|perf script options. perf's text for each distinct
@@ -221,6 +223,7 @@ while read -r f; do
     done
 done < <(all_captures)
 
+if first_shard; then    # PS_SHARD (tests/run.sh): once, not per shard
 # --- 4. output, options, errors ---------------------------------------------
 cap=$SHARED/corpus/captures/cpuhog-fp.data
 folded "$cap" > "$TMPD/stdout.txt"
@@ -252,4 +255,5 @@ a=$(folded --event-filter cpu-clock "$multi" | awk '{n += $NF} END {print n+0}')
 b=$(folded --event-filter page-faults "$multi" | awk '{n += $NF} END {print n+0}')
 [ "$a" -gt "$b" ] && [ "$b" -gt 0 ] && pass "folded --event-filter picks one event ($a, $b)" ||
     fail "folded --event-filter: cpu-clock $a, page-faults $b"
+fi
 finish

@@ -28,6 +28,8 @@ all_captures() {
     local shard=${PS_SHARD:-0/1}
     every_capture | awk -v i="${shard%/*}" -v n="${shard#*/}" '(NR - 1) % n == i'
 }
+# The checks of a sharded file that are not per capture run in shard 0 only.
+first_shard() { case ${PS_SHARD:-0/1} in 0/*) return 0 ;; esac; return 1; }
 every_capture() {
     ls -d "$ROOT"/testdata/*.data 2>/dev/null
     ls -d "$SHARED"/corpus/captures/*.data "$SHARED"/corpus/edge/*.data \
