@@ -38,24 +38,10 @@ typedef struct run {
     chain_slot              *cache;     /* CHAIN_CACHE slots, NULL: none */
 } run;
 
-/* perf report's short DSO name: the file's base name, "[JIT] tid N" for
- * a /tmp/perf-N.map (written to buf) */
+/* perf report's short DSO name; no DSO is "[unknown]" */
 static const char *short_dso(const char *dso, char *buf, size_t size)
 {
-    const char *b;
-    int pid, end = 0;
-
-    if (dso == NULL)
-        return "[unknown]";
-    if (dso[0] == '[')
-        return dso;
-    if (strncmp(dso, "/tmp/perf-", 10) == 0 &&
-        sscanf(dso, "/tmp/perf-%d.map%n", &pid, &end) == 1 && end > 0 && dso[end] == '\0') {
-        snprintf(buf, size, "[JIT] tid %d", pid);
-        return buf;
-    }
-    b = strrchr(dso, '/');
-    return b != NULL && b[1] ? b + 1 : dso;
+    return dso != NULL ? ps_dso_short_name(dso, buf, size) : "[unknown]";
 }
 
 static char level_of_cpumode(unsigned cpumode)

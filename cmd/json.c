@@ -105,24 +105,6 @@ static const json_form *const forms[] = {
 
 /* --- what the forms share ------------------------------------------------------ */
 
-const char *json_dso_short(const char *dso, char *buf, size_t size)
-{
-    const char *slash, *d;
-
-    if (dso == NULL || dso[0] == '[')
-        return dso;
-    if (strncmp(dso, "/tmp/perf-", 10) == 0) {      /* perf-PID.map */
-        for (d = dso + 10; *d >= '0' && *d <= '9'; d++)
-            ;
-        if (d > dso + 10 && strcmp(d, ".map") == 0) {
-            snprintf(buf, size, "[JIT] tid %.*s", (int)(d - dso - 10), dso + 10);
-            return buf;
-        }
-    }
-    slash = strrchr(dso, '/');
-    return slash != NULL ? slash + 1 : dso;
-}
-
 void json_put_string(linebuf *b, const char *s, int perf_ascii)
 {
     s = s ? s : "";

@@ -60,11 +60,6 @@ struct json_run {
 extern const json_form json_form_doc, json_form_lines, json_form_perf,
                        json_form_speedscope;
 
-/** perf's short name of a DSO (dso__short_name): its file name without the
- * directory; bracketed names ("[kernel.kallsyms]", "[vdso]") as they are;
- * a JIT map /tmp/perf-PID.map "[JIT] tid PID" (written to buf). */
-const char *json_dso_short(const char *dso, char *buf, size_t size);
-
 /** The reversible text of a name (json_escape()) added to b as a
  * JSON string literal, quotes included; perf_ascii: ASCII exactly as perf
  * writes it (backslashes single, controls as \u00XX). */

@@ -150,7 +150,7 @@ static void entry(linebuf *b, uint64_t ip, const ps_frame *f)
     lb_putc(b, '"');
     if (f != NULL && f->r.sym != NULL && f->r.sym->name[0] != '\0') {
         char jit[32];
-        const char *dso = f->map != NULL ? json_dso_short(f->r.dso, jit, sizeof(jit)) : NULL;
+        const char *dso = f->map != NULL ? ps_dso_short_name(f->r.dso, jit, sizeof(jit)) : NULL;
 
         key_string(b, 1, 5, "symbol", f->r.sym->name);
         if (dso != NULL && dso[0] != '\0')

@@ -406,21 +406,6 @@ static int export_threads(sqx *x, long t, long main, int64_t *comm_id)
 
 /* --- dsos and symbols --------------------------------------------------------- */
 
-/* dso__set_basename(): "[...]" names stay, perf-PID.map is "[JIT] tid PID" */
-static const char *dso_short_name(const char *name, char *buf, size_t size)
-{
-    const char *slash = strrchr(name, '/');
-    int pid;
-
-    if (name[0] == '[')
-        return name;
-    if (sscanf(name, "/tmp/perf-%d.map", &pid) == 1) {
-        snprintf(buf, size, "[JIT] tid %d", pid);
-        return buf;
-    }
-    return slash ? slash + 1 : name;
-}
-
 /* the build-id perf's dso has when it is exported: the capture's (MMAP2
  * or BUILD_ID feature), else the one dso__load() read from the file */
 static void dso_build_id(sqx *x, const ps_frame *f, char *hex)
@@ -457,7 +442,7 @@ static int64_t export_dso(sqx *x, const ps_frame *f)
         long_name = f->map->filename;   /* the module's path, name "[mod]" */
     dso_build_id(x, f, hex);
     if (sqdb_row(x->d, x->st[T_DSO], "iittt", id, sqx_machine_id(x),
-                 dso_short_name(f->r.dso, jit, sizeof(jit)), long_name, hex) < 0)
+                 ps_dso_short_name(f->r.dso, jit, sizeof(jit)), long_name, hex) < 0)
         return -1;
     return id;
 }

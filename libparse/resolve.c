@@ -508,15 +508,12 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* perf's dso->short_name: "[...]" names as they are, a JIT map
- * "/tmp/perf-PID.map" as "[JIT] tid PID" (written to jit), files by their
- * last component. */
-static const char *short_name(const char *dso, char *jit, size_t size)
+const char *ps_dso_short_name(const char *dso, char *jit, size_t size)
 {
     unsigned pid;
     int end = 0;
 
-    if (dso[0] == '[')
+    if (dso == NULL || dso[0] == '[')
         return dso;
     if (sscanf(dso, "/tmp/perf-%u.map%n", &pid, &end) == 1 && dso[end] == '\0') {
         snprintf(jit, size, "[JIT] tid %u", pid);
@@ -545,7 +542,7 @@ const char *ps_resolver__srcline(ps_resolver *r, const ps_frame *f, char *buf, s
     }
     /* perf's fallback names the DSO by its short name */
     ps_symbols__srcfile(r->symbols, f->map, &delta);
-    snprintf(buf, size, "%s[%" PRIx64 "]", short_name(f->r.dso, jit, sizeof(jit)),
+    snprintf(buf, size, "%s[%" PRIx64 "]", ps_dso_short_name(f->r.dso, jit, sizeof(jit)),
              f->r.rel + delta);
     return buf;
 }

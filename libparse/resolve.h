@@ -55,6 +55,14 @@ int  ps_resolver__event(ps_resolver *r, const ps_event *ev, ps_error *err);
 void ps_resolver__set_timed(ps_resolver *r, int timed);
 
 const ps_machine *ps_resolver__machine(const ps_resolver *r);
+
+/**
+ * perf's short name of a DSO (what script, report, export-to-sqlite and
+ * convert --to-json print): "[...]" names as they are, a JIT map
+ * "/tmp/perf-PID.map" as "[JIT] tid PID" (written to buf), files by their
+ * last path component. NULL stays NULL.
+ */
+const char *ps_dso_short_name(const char *dso, char *buf, size_t size);
 ps_symbols       *ps_resolver__symbols(ps_resolver *r);
 
 /**
