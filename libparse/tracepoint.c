@@ -349,6 +349,13 @@ static void register_printk(ps_tp *tp, char *text)
         }
         if (fmt == NULL || *fmt == 0)
             continue;
+        /* libtraceevent strips a quote and a "\n" by stepping back from
+         * the end without looking at the length: below 4 characters it
+         * reads before its copy. No kernel format is that short. */
+        if (strlen(fmt + 1) < 4) {
+            tp_warn(tp, "tracing data: printk format shorter than 4 characters skipped");
+            continue;
+        }
         tep_register_print_string(tp->tep, fmt + 1, strtoull(addr, NULL, 16));
     }
 }
