@@ -19,7 +19,7 @@ one() {     # target: one run, its log kept, a summary line printed
     mkdir -p "$B/corpus/$t" "$B/seeds/$t" "$B/artifacts/$t"
     dirs=("$B/corpus/$t" "$B/seeds/$t")
     [ -d "$here/regress/$t" ] && dirs+=("$here/regress/$t")
-    nice -n "$NICE" "$B/fuzz_$t" -max_total_time="$S" -timeout=10 -rss_limit_mb=2048 \
+    nice -n "$NICE" "$B/fuzz_$t" -max_total_time="$S" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
         -malloc_limit_mb=1024 -max_len=262144 -dict="$here/perf.dict" -print_final_stats=1 \
         -artifact_prefix="$B/artifacts/$t/" "${dirs[@]}" >"$B/fuzz_$t.log" 2>&1
     rc=$?
@@ -35,4 +35,10 @@ one() {     # target: one run, its log kept, a summary line printed
 }
 export -f one
 export B S here NICE
-printf '%s\n' "$@" | xargs -P "$J" -I{} bash -c 'one {}'
+out=$(mktemp)
+printf '%s\n' "$@" | xargs -P "$J" -I{} bash -c 'one {}' | tee "$out"
+pass=$(grep -c '^PASS' "$out")
+fail=$(grep -c '^FAIL' "$out")
+rm -f "$out"
+echo "fuzz: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
