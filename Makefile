@@ -197,3 +197,8 @@ $(FUZZ_EMITTERS:%=$(BUILD)/tests/replay_%): $(BUILD)/tests/replay_%: tests/fuzz/
 	$(CC) $(PS_CFLAGS) $(CFLAGS) -DFUZZ_CMD=$* -DFUZZ_$(shell echo $* | tr a-z A-Z) -Wl,--wrap=fclose \
 		$< tests/fuzz/replay.c -o $@ $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a $(PKG_LIBS) -lpthread
 check: $(FUZZ_REPLAY)
+# tests/diff/mutate.sh's driver: forks per case and runs a command's entry.
+$(BUILD)/tests/mutate: tests/tools/mutate.c $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a
+	@mkdir -p $(dir $@)
+	$(CC) $(PS_CFLAGS) $(CFLAGS) $< -o $@ $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a $(PKG_LIBS) -lpthread
+check: $(BUILD)/tests/mutate
