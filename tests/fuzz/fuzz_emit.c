@@ -82,7 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #if defined(FUZZ_SCRIPT)
     if (mode == 1) {
         argv[argc++] = "-F";
-        argv[argc++] = "+addr,+ip,+sym,+symoff,+dso,+period,+iregs,+uregs,+brstack,+data_src,+weight,+phys_addr,+cgroup,+insn,+code_page_size";
+        argv[argc++] = "+symoff,+srcline";  /* fields every sampled capture has */
+        argv[argc++] = "--reltime";
     }
     if (mode == 2)
         argv[argc++] = "--show-task-events";
