@@ -272,9 +272,27 @@ static int field_declared(const char *text, const char *name, size_t n)
  * fmt the event parses, marked failed, and prints perf's fallback. */
 static size_t safe_format_length(ps_tp *tp, const char *text, size_t n, size_t at)
 {
-    const char *pf = strstr(text, "\nprint fmt: "), *p;
+    const char *pf, *p, *line;
 
-    if (pf == NULL)
+    /* libtraceevent reads a field declaration cut short ("field:char c["
+     * at the end) or with bytes its tokenizer has no class for through a
+     * NULL token: give it whole, printable field lines only */
+    for (line = text; (p = strstr(line, "field:")) != NULL; line = p) {
+        const char *nl = strchr(p, '\n'), *semi = strchr(p, ';'), *q;
+        int bad = semi == NULL || (nl != NULL && semi > nl);
+
+        for (q = p; !bad && *q && *q != '\n'; q++)
+            bad = (*q < 0x20 && *q != '\t') || (unsigned char)*q >= 0x7f;
+        if (bad) {
+            tp_warn(tp, "tracing data: offset %zu: a field line cut short or not printable; "
+                    "the format is read up to it", at);
+            while (p > text && p[-1] != '\n')
+                p--;
+            return (size_t)(p - text);
+        }
+        p = semi;
+    }
+    if ((pf = strstr(text, "\nprint fmt: ")) == NULL)
         return n;
     for (p = pf; (p = strstr(p, "REC->")) != NULL;) {
         size_t len = 0;
