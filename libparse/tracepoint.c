@@ -265,11 +265,36 @@ static int field_declared(const char *text, const char *name, size_t n)
     return 0;
 }
 
+/* Whether at (inside the print fmt starting at pf) lies in the arguments
+ * of a __print_flags() or __print_symbolic() call, where libtraceevent
+ * trips on an unknown field (elsewhere it prints a fallback). */
+static int in_flag_call(const char *pf, const char *at)
+{
+    static const char *const calls[] = { "__print_flags(", "__print_symbolic(" };
+    size_t i;
+
+    for (i = 0; i < 2; i++) {
+        const char *c;
+
+        for (c = pf; (c = strstr(c, calls[i])) != NULL && c < at;) {
+            const char *q = c + strlen(calls[i]);
+            int depth = 1;
+
+            for (; *q && depth > 0 && q < at; q++)
+                depth += (*q == '(') - (*q == ')');
+            if (q == at && depth > 0)
+                return 1;
+            c = q;
+        }
+    }
+    return 0;
+}
+
 /* Length of the format text to give libtraceevent: all of it, or only
- * what comes before "print fmt:" when that names a field the format does
- * not declare. libtraceevent 1.7 crashes on such a field inside
- * __print_flags()/__print_symbolic() (perf 6.1 with it); without a print
- * fmt the event parses, marked failed, and prints perf's fallback. */
+ * what comes before "print fmt:" when that names, inside __print_flags()
+ * or __print_symbolic(), a field the format does not declare: libtraceevent
+ * 1.7 crashes on it (perf 6.1 with it); without a print fmt the event
+ * parses, marked failed, and prints perf's fallback. */
 static size_t safe_format_length(ps_tp *tp, const char *text, size_t n, size_t at)
 {
     const char *pf, *p, *line;
@@ -300,7 +325,7 @@ static size_t safe_format_length(ps_tp *tp, const char *text, size_t n, size_t a
         p += 5;
         while (isalnum((unsigned char)p[len]) || p[len] == '_')
             len++;
-        if (!field_declared(text, p, len)) {
+        if (in_flag_call(pf, p) && !field_declared(text, p, len)) {
             tp_warn(tp, "tracing data: offset %zu: print fmt names REC->%.*s, which the "
                     "format does not declare; the print fmt is ignored", at, (int)len, p);
             return (size_t)(pf - text) + 1;
