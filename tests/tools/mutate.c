@@ -153,12 +153,13 @@ static void child(int memfd, int errfd, int which)
 
 static void keep(const char *name, const char *what, const uint8_t *buf, size_t n)
 {
+    const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
     char path[4096];
     FILE *f;
 
     if (g.keep == NULL)
         return;
-    snprintf(path, sizeof(path), "%s/%s.%s", g.keep, strrchr(name, '/') ? strrchr(name, '/') + 1 : name, what);
+    snprintf(path, sizeof(path), "%s/%s.%s", g.keep, base, what);
     if ((f = fopen(path, "wb")) != NULL) {
         fwrite(buf, 1, n, f);
         fclose(f);
