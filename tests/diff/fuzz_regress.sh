@@ -5,6 +5,7 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-build}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$here/fuzz/lsan.supp:print_suppressions=0}
 [ -d "$here/../$B" ] && B="$here/../$B"
 pass=0 fail=0
 for d in "$here"/fuzz/regress/*/; do
