@@ -4,12 +4,11 @@
  * input (a memfd named /proc/self/fd/N), output to /dev/null. Built once
  * per command with -DFUZZ_CMD=script|folded|json|sqlite. The option set
  * is picked by the input's size, so one corpus covers several modes.
- * Symbols come from an empty --symfs and kallsyms file: fast (reading
+ * Symbols come from an empty --symfs and no kallsyms: fast (reading
  * /proc/kallsyms each run would cost more than decoding), and the input
  * opens nothing outside them (tests/diff/hostile.sh covers real paths).
  */
 #include <getopt.h>
-#include <sys/stat.h>
 #include "fuzz.h"
 #include "../../cmd/common.h"
 
@@ -18,7 +17,10 @@
 #define CAT2(a, b) a##b
 #define CAT(a, b) CAT2(a, b)
 
-static char tmpdir[64], symfs[96], kallsyms[96], dbpath[96];
+/* Nothing under a symfs that does not exist, no kernel symbols (/dev/null
+ * is not a regular file): no files to make or leave behind. */
+static char symfs[] = "/nonexistent/perfsift-fuzz-symfs", kallsyms[] = "/dev/null";
+static char dbpath[96];
 
 /* stdout is /dev/null for good: commands fclose() it when they finish,
  * so the link wraps fclose to keep it open for the next input. */
@@ -30,34 +32,14 @@ int __wrap_fclose(FILE *fp)
     return __real_fclose(fp);
 }
 
-static void cleanup(void)
-{
-    unlink(dbpath);
-    unlink(kallsyms);
-    rmdir(symfs);
-    rmdir(tmpdir);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    int fd;
-
     (void)argc;
     (void)argv;
     if (freopen("/dev/null", "w", stdout) == NULL)
         abort();
-    snprintf(tmpdir, sizeof(tmpdir), "/dev/shm/psfuzz.XXXXXX");
-    if (access("/dev/shm", W_OK) != 0)
-        snprintf(tmpdir, sizeof(tmpdir), "/tmp/psfuzz.XXXXXX");
-    if (mkdtemp(tmpdir) == NULL)
-        abort();
-    snprintf(symfs, sizeof(symfs), "%s/symfs", tmpdir);
-    snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", tmpdir);
-    snprintf(dbpath, sizeof(dbpath), "%s/out.db", tmpdir);
-    if (mkdir(symfs, 0700) < 0 || (fd = open(kallsyms, O_CREAT | O_WRONLY, 0600)) < 0)
-        abort();
-    close(fd);
-    atexit(cleanup);
+    snprintf(dbpath, sizeof(dbpath), "%s/psfuzz-%d.db",
+             access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (int)getpid());
     return 0;
 }
 
