@@ -120,7 +120,7 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/perfsift.1
 
 clean:
-	rm -rf build build-san perfsift perfsift.pc
+	rm -rf build build-san build-fuzz perfsift perfsift.pc
 
 .PHONY: all check bench deps install uninstall clean
 
@@ -140,3 +140,68 @@ example: $(PROG)
 	./$(PROG) flamegraph $(EXAMPLE) -o $(EXAMPLE).svg
 	@echo "flame graph: $(EXAMPLE).svg (open it in a browser)"
 .PHONY: example
+
+# --- fuzzing (tests/fuzz/README.md) -------------------------------------------
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_JOBS=2] [FUZZ_TARGETS="file pipe ..."]
+# builds the libFuzzer targets with clang in build-fuzz/ and runs each for
+# FUZZ_SECONDS, FUZZ_JOBS at a time, on seeds made from the captures.
+FUZZ_CC      ?= clang
+FUZZ_BUILD   := build-fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP -g -O1 -Ilibparse/include \
+	$(PKG_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS    ?= 2
+FUZZ_DECODERS := file pipe ring tracepoint features
+FUZZ_EMITTERS := script folded json sqlite
+FUZZ_TARGETS ?= $(FUZZ_DECODERS) $(FUZZ_EMITTERS)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_CMD_OBJ := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(filter-out cmd/main.c,$(CMD_SRC)))
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+
+$(FUZZ_BUILD)/libparse/%.o: libparse/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fPIC -c $< -o $@
+$(FUZZ_BUILD)/cmd/%.o: cmd/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(FUZZ_BUILD)/gen -c $< -o $@
+$(FUZZ_BUILD)/gen/sqlite_schema.inc: $(BUILD)/gen/sqlite_schema.inc
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(FUZZ_BUILD)/cmd/sqlite_db.o: $(FUZZ_BUILD)/gen/sqlite_schema.inc
+$(FUZZ_BUILD)/libfuzzps.a: $(FUZZ_LIB_OBJ) $(FUZZ_CMD_OBJ)
+	$(AR) rcs $@ $^
+
+$(FUZZ_DECODERS:%=$(FUZZ_BUILD)/fuzz_%): $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_BUILD)/libfuzzps.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< -o $@ $(FUZZ_BUILD)/libfuzzps.a $(PKG_LIBS) -lpthread
+$(FUZZ_EMITTERS:%=$(FUZZ_BUILD)/fuzz_%): $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_emit.c tests/fuzz/fuzz.h $(FUZZ_BUILD)/libfuzzps.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_CMD=$* -DFUZZ_$(shell echo $* | tr a-z A-Z) \
+		-Wl,--wrap=fclose $< -o $@ $(FUZZ_BUILD)/libfuzzps.a $(PKG_LIBS) -lpthread
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: $(FUZZ_BINS)
+	FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) \
+		tests/fuzz/run.sh $(FUZZ_TARGETS)
+
+.PHONY: fuzz fuzz-build
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_CMD_OBJ:.o=.d)
+
+# make check replays tests/fuzz/regress/T/* through each target built with
+# the normal compiler (tests/fuzz/replay.c stands in for libFuzzer).
+FUZZ_REPLAY := $(FUZZ_DECODERS:%=$(BUILD)/tests/replay_%) $(FUZZ_EMITTERS:%=$(BUILD)/tests/replay_%)
+$(BUILD)/libpscmd.a: $(filter-out $(BUILD)/cmd/main.o,$(CMD_OBJ))
+	$(AR) rcs $@ $^
+$(FUZZ_DECODERS:%=$(BUILD)/tests/replay_%): $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(BUILD)/libperfsift.a
+	@mkdir -p $(dir $@)
+	$(CC) $(PS_CFLAGS) $(CFLAGS) $< tests/fuzz/replay.c -o $@ $(BUILD)/libperfsift.a $(PKG_LIBS) -lpthread
+$(FUZZ_EMITTERS:%=$(BUILD)/tests/replay_%): $(BUILD)/tests/replay_%: tests/fuzz/fuzz_emit.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a
+	@mkdir -p $(dir $@)
+	$(CC) $(PS_CFLAGS) $(CFLAGS) -DFUZZ_CMD=$* -DFUZZ_$(shell echo $* | tr a-z A-Z) -Wl,--wrap=fclose \
+		$< tests/fuzz/replay.c -o $@ $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a $(PKG_LIBS) -lpthread
+check: $(FUZZ_REPLAY)
+# tests/diff/mutate.sh's driver: forks per case and runs a command's entry.
+$(BUILD)/tests/mutate: tests/tools/mutate.c $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a
+	@mkdir -p $(dir $@)
+	$(CC) $(PS_CFLAGS) $(CFLAGS) $< -o $@ $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a $(PKG_LIBS) -lpthread
+check: $(BUILD)/tests/mutate

@@ -165,7 +165,8 @@ static int stack_id(speedscope *sc, const uint32_t *ids, size_t nr, uint32_t *ou
     uint64_t h = 7, key;
     size_t i;
 
-    if (grow(&sc->ids, &sc->cap_ids, sc->nr_ids + nr, sizeof(*sc->ids)) < 0 ||
+    /* + 1: an empty first stack still gets an array (no NULL + 0 below) */
+    if (grow(&sc->ids, &sc->cap_ids, sc->nr_ids + nr + 1, sizeof(*sc->ids)) < 0 ||
         grow(&sc->stacks, &sc->cap_stacks, sc->nr_stacks + 1, sizeof(*sc->stacks)) < 0)
         return -1;
     for (i = 0; i < nr; i++)                /* build it at the end of ids[] */

@@ -40,7 +40,7 @@ void lb_free(linebuf *b)
 
 void lb_mem(linebuf *b, const char *s, size_t n)
 {
-    if (lb_reserve(b, n) < 0)
+    if (n == 0 || lb_reserve(b, n) < 0)     /* b->p may still be NULL */
         return;
     memcpy(b->p + b->len, s, n);
     b->len += n;
@@ -48,7 +48,7 @@ void lb_mem(linebuf *b, const char *s, size_t n)
 
 static void pad(linebuf *b, char c, size_t n)
 {
-    if (lb_reserve(b, n) < 0)
+    if (n == 0 || lb_reserve(b, n) < 0)
         return;
     memset(b->p + b->len, c, n);
     b->len += n;

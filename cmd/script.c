@@ -662,6 +662,10 @@ static int on_sideband(script *sc, const ps_event *ev, ps_error *err)
     return 0;
 }
 
+/* on_event's "failed, message already printed": outside the PS_E* codes
+ * that ps_session_next() returns in the same variable (PS_EFORMAT is -2) */
+enum { REPORTED = -1000 };
+
 /* --- the loop --------------------------------------------------------------- */
 
 static int on_event(script *sc, const ps_event *ev, ps_error *err)
@@ -670,7 +674,7 @@ static int on_event(script *sc, const ps_event *ev, ps_error *err)
         size_t n = ps_session_nr_evsels(sc->s);
 
         if (n > 0 && check_pipe_attr(sc, n - 1) < 0)
-            return -2;
+            return REPORTED;
     }
     if (ev->type == PS_RECORD_AUXTRACE_INFO && !sc->warned_aux && !sc->quiet) {
         sc->warned_aux = 1;
@@ -712,7 +716,7 @@ static int run(script *sc, const input_opts *in)
     }
     cmd_progress_done();
     lb_flush(&sc->lb, sc->out);
-    if (rc == -2)
+    if (rc == REPORTED)
         return EXIT_BADINPUT;
     if (rc != PS_DONE)
         return cmd_input_error("script", &err);

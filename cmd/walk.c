@@ -37,6 +37,10 @@ static void symbols_warning(void *ctx, const ps_error *w)
     fprintf(stderr, "perfsift %s: warning: %s\n", (const char *)ctx, w->msg);
 }
 
+/* on_event's "failed, message already printed": outside the PS_E* codes
+ * that ps_session_next() returns in the same variable (PS_EFORMAT is -2) */
+enum { REPORTED = -1000 };
+
 /* PERF_SAMPLE_READ: one delivery per value, as its event, with the increase */
 static int read_sample(walk *w, const ps_event *ev, ps_error *err)
 {
@@ -52,7 +56,7 @@ static int read_sample(walk *w, const ps_event *ev, ps_error *err)
         if (read_split_period(&w->reads, rv->values[i].id, rv->values[i].value, &period) < 0)
             return ps_error__set(err, PS_ENOMEM, ev->offset, "out of memory");
         if (period != 0 && w->cb->sample(w->cb->ctx, w, ev, e, period) < 0)
-            return -2;
+            return REPORTED;
     }
     return 0;
 }
@@ -63,19 +67,19 @@ static int on_event(walk *w, const ps_event *ev, ps_error *err)
         size_t n = ps_session_nr_evsels(w->s);
 
         if (n > 0 && script_check_pipe_attr(&w->cfg, w->s, n - 1, w->has_stat) < 0)
-            return -2;
+            return REPORTED;
     }
     if (ev->type == PERF_RECORD_SAMPLE) {
         if (ev->evsel == NULL)
             return 0;
         if (ev->u.sample.sample_type & PERF_SAMPLE_READ)
             return read_sample(w, ev, err);
-        return w->cb->sample(w->cb->ctx, w, ev, ev->evsel, ev->u.sample.period) < 0 ? -2 : 0;
+        return w->cb->sample(w->cb->ctx, w, ev, ev->evsel, ev->u.sample.period) < 0 ? REPORTED : 0;
     }
     if (ps_resolver__event(w->res, ev, err) < 0)
         return -1;
     if (w->cb->record != NULL && w->cb->record(w->cb->ctx, w, ev) < 0)
-        return -2;
+        return REPORTED;
     return 0;
 }
 
@@ -93,7 +97,7 @@ static int loop(walk *w, const input_opts *in)
             cmd_progress(w->s, ++n);
     }
     cmd_progress_done();
-    if (rc == -2)
+    if (rc == REPORTED)
         return EXIT_BADINPUT;
     if (rc != PS_DONE)
         return cmd_input_error(w->cmd, &err);

@@ -29,7 +29,7 @@ void ps_zstream__reset(ps_zstream *z)
 }
 
 int ps_zstream__feed(ps_zstream *z, const uint8_t *data, size_t n, uint64_t off,
-                     ps_error *err)
+                     uint64_t max_out, ps_error *err)
 {
     if (z->zds == NULL) {
         if ((z->zds = ZSTD_createDStream()) == NULL)
@@ -43,6 +43,8 @@ int ps_zstream__feed(ps_zstream *z, const uint8_t *data, size_t n, uint64_t off,
     z->in_pos = 0;
     z->flush_pending = 0;
     z->container_off = off;
+    z->fed_out = 0;
+    z->max_out = max_out;
     return PS_OK;
 }
 
@@ -70,7 +72,13 @@ static int inflate_more(ps_zstream *z, size_t want, ps_error *err)
             return ps_error__set(err, PS_ECORRUPT, z->container_off,
                                  "COMPRESSED record: zstd: %s", ZSTD_getErrorName(r));
         z->in_pos = in.pos;
+        z->fed_out += out.pos - z->out_len;
         z->out_len = out.pos;
+        if (z->max_out && z->fed_out > z->max_out)
+            return ps_error__set(err, PS_ECORRUPT, z->container_off,
+                                 "COMPRESSED record: inflates past %llu bytes, more than "
+                                 "perf's decompression buffer holds (zstd bomb?)",
+                                 (unsigned long long)z->max_out);
         z->flush_pending = out.pos == out.size;   /* zstd may hold more output */
         if (out.pos < out.size && in.pos == in.size)
             break;

@@ -20,14 +20,21 @@ typedef struct ps_zstream {
     uint64_t  out_total;    /* bytes of decompressed stream consumed so far */
     uint64_t  container_off;/* offset of the COMPRESSED record being read */
     int       flush_pending;/* the last call filled out: zstd may hold more */
+    uint64_t  fed_out;      /* bytes inflated from the current record's input */
+    uint64_t  max_out;      /* ... at most this many (0: no bound); see feed */
 } ps_zstream;
 
 void ps_zstream__free(ps_zstream *z);
 /** Start a new stream (directory captures: one per data file). */
 void ps_zstream__reset(ps_zstream *z);
-/** Queue one record's compressed bytes; the previous input must be used up. */
+/**
+ * Queue one record's compressed bytes; the previous input must be used up.
+ * They may inflate to at most max_out bytes (0: unbounded): perf
+ * decompresses each record into a buffer of the ring's size, so more is a
+ * zstd bomb, an error rather than endless records.
+ */
 int ps_zstream__feed(ps_zstream *z, const uint8_t *data, size_t n, uint64_t off,
-                     ps_error *err);
+                     uint64_t max_out, ps_error *err);
 /**
  * Make n decompressed bytes contiguous at *p (8-aligned when the stream
  * position is). Returns n, fewer when the queued input is used up (the tail

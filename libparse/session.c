@@ -261,6 +261,17 @@ static void apply_event_update(ps_session *s, const ps_event *ev)
     }
 }
 
+/* What one COMPRESSED record may inflate to: perf decompresses each into a
+ * buffer of HEADER_COMPRESSED's mmap_len (the ring's size); twice that,
+ * and 16 MiB when the capture does not say, leave room to spare. */
+static uint64_t compressed_max_out(const ps_session *s)
+{
+    uint64_t len = ps_features_has(&s->feat, PS_HEADER_COMPRESSED) ?
+                   s->feat.compressed.mmap_len : 0;
+
+    return len ? 2 * len + (64 << 10) : (uint64_t)16 << 20;
+}
+
 static int apply_side_effects(ps_session *s, const ps_event *ev, ps_error *err)
 {
     switch (ev->type) {
@@ -278,7 +289,8 @@ static int apply_side_effects(ps_session *s, const ps_event *ev, ps_error *err)
     case PS_RECORD_COMPRESSED:
     case PS_RECORD_COMPRESSED2:
         return ps_zstream__feed(&s->z, ev->u.compressed.data,
-                                (size_t)ev->u.compressed.data_size, ev->offset, err);
+                                (size_t)ev->u.compressed.data_size, ev->offset,
+                                compressed_max_out(s), err);
     default:
         return PS_OK;
     }

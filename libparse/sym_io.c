@@ -2,14 +2,17 @@
 /*
  * sym_io.c - untrusted files (see sym_io.h). A path is stat()ed first and
  * opened only if it is a regular file (O_RDONLY|O_NONBLOCK|O_CLOEXEC, then
- * fstat again, as it may have changed in between); text files are read
+ * fstat again, as it may have changed in between; never a file of /proc,
+ * /sys and the like but the few the library reads itself); text files are read
  * through a fixed buffer with a byte cap, so a huge or endless file costs
  * bounded time. Paths are built whole or not at all.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include "sym_ctype.h"
 #include "sym_io.h"
@@ -31,16 +34,56 @@ int ps_file__is_regular(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The kernel's files the library itself reads; a capture may name any
+ * path, but never makes it read one of these pseudo file systems (reading
+ * /proc/kmsg drains the kernel log, /proc/kcore is the kernel's memory). */
+static const char *const system_files[] = {
+    "/proc/kallsyms", "/proc/sys/kernel/kptr_restrict",
+    "/proc/sys/kernel/perf_event_paranoid", "/sys/kernel/notes"
+};
+
+/* path's file system (fd < 0), else fd's, is one of the kernel's */
+static int on_pseudo_fs(const char *path, int fd)
+{
+    struct statfs f;
+
+    if ((fd < 0 ? statfs(path, &f) : fstatfs(fd, &f)) < 0)
+        return 1;
+    switch ((unsigned long)f.f_type) {
+    case 0x9fa0:        /* proc */
+    case 0x62656572:    /* sysfs */
+    case 0x64626720:    /* debugfs */
+    case 0x74726163:    /* tracefs */
+    case 0x73636673:    /* securityfs */
+    case 0x27e0eb:      /* cgroup */
+    case 0x63677270:    /* cgroup2 */
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int is_system_file(const char *path)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(system_files) / sizeof(system_files[0]); i++)
+        if (strcmp(path, system_files[i]) == 0)
+            return 1;
+    return 0;
+}
+
 int ps_file__open_regular(const char *path)
 {
     struct stat st;
     int fd;
 
-    if (!ps_file__is_regular(path))
+    if (!ps_file__is_regular(path) || (!is_system_file(path) && on_pseudo_fs(path, -1)))
         return -1;
     if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
         return -1;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+        (!is_system_file(path) && on_pseudo_fs(path, fd))) {
         close(fd);
         return -1;
     }

@@ -35,7 +35,7 @@ int ps_user__cache_path(const ps_symbols *s, const ps_loadctx *x, int debug, cha
 {
     char hex[2 * PS_BUILD_ID_MAX + 1], link[PS_PATH_MAX];
 
-    if (!x->has_bid)
+    if (!x->has_bid || x->bid_size == 0)   /* hex + 2 below needs two digits */
         return -1;
     ps_build_id__hex(hex, x->bid, x->bid_size);
     if (ps_path__fmt(link, sizeof(link), "%s/.build-id/%.2s/%s", s->buildid_dir, hex, hex + 2) < 0)
@@ -74,7 +74,7 @@ static int buildid_debug_path(const ps_symbols *s, const ps_loadctx *x, char *bu
 {
     char hex[2 * PS_BUILD_ID_MAX + 1], tmp[PS_PATH_MAX];
 
-    if (!x->has_bid)
+    if (!x->has_bid || x->bid_size == 0)   /* hex + 2 below needs two digits */
         return -1;
     ps_build_id__hex(hex, x->bid, x->bid_size);
     if (ps_path__fmt(tmp, sizeof(tmp), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,

@@ -28,6 +28,7 @@
  *    replaces the first, which is kept (chained) until ps_session_close(),
  *    so every ps_tp_format handed out stays valid until then.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -242,6 +243,97 @@ static const char *print_fmt_of(ps_tp *tp, const char *text)
     return ps_arena__strndup(&tp->arena, p, e ? (size_t)(e - p) : strlen(p));
 }
 
+/* Whether a "field:" line of the format text declares name (n bytes):
+ * the identifier before its ';' (an array's "[...]" dropped). */
+static int field_declared(const char *text, const char *name, size_t n)
+{
+    const char *p = text;
+
+    while ((p = strstr(p, "field:")) != NULL) {
+        const char *end = strchr(p, ';'), *nl = strchr(p, '\n'), *id;
+
+        p += 6;
+        if (end == NULL || (nl != NULL && nl < end))
+            continue;
+        if (memchr(p, '[', (size_t)(end - p)) != NULL)
+            end = memchr(p, '[', (size_t)(end - p));
+        for (id = end; id > p && (isalnum((unsigned char)id[-1]) || id[-1] == '_'); id--)
+            ;
+        if ((size_t)(end - id) == n && memcmp(id, name, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether at (inside the print fmt starting at pf) lies in the arguments
+ * of a __print_flags() or __print_symbolic() call, where libtraceevent
+ * trips on an unknown field (elsewhere it prints a fallback). */
+static int in_flag_call(const char *pf, const char *at)
+{
+    static const char *const calls[] = { "__print_flags(", "__print_symbolic(" };
+    size_t i;
+
+    for (i = 0; i < 2; i++) {
+        const char *c;
+
+        for (c = pf; (c = strstr(c, calls[i])) != NULL && c < at;) {
+            const char *q = c + strlen(calls[i]);
+            int depth = 1;
+
+            for (; *q && depth > 0 && q < at; q++)
+                depth += (*q == '(') - (*q == ')');
+            if (q == at && depth > 0)
+                return 1;
+            c = q;
+        }
+    }
+    return 0;
+}
+
+/* Length of the format text to give libtraceevent: all of it, or only
+ * what comes before "print fmt:" when that names, inside __print_flags()
+ * or __print_symbolic(), a field the format does not declare: libtraceevent
+ * 1.7 crashes on it (perf 6.1 with it); without a print fmt the event
+ * parses, marked failed, and prints perf's fallback. */
+static size_t safe_format_length(ps_tp *tp, const char *text, size_t n, size_t at)
+{
+    const char *pf, *p, *line;
+
+    /* libtraceevent reads a field declaration cut short ("field:char c["
+     * at the end) or with bytes its tokenizer has no class for through a
+     * NULL token: give it whole, printable field lines only */
+    for (line = text; (p = strstr(line, "field:")) != NULL; line = p) {
+        const char *nl = strchr(p, '\n'), *semi = strchr(p, ';'), *q;
+        int bad = semi == NULL || (nl != NULL && semi > nl);
+
+        for (q = p; !bad && *q && *q != '\n'; q++)
+            bad = (*q < 0x20 && *q != '\t') || (unsigned char)*q >= 0x7f;
+        if (bad) {
+            tp_warn(tp, "tracing data: offset %zu: a field line cut short or not printable; "
+                    "the format is read up to it", at);
+            while (p > text && p[-1] != '\n')
+                p--;
+            return (size_t)(p - text);
+        }
+        p = semi;
+    }
+    if ((pf = strstr(text, "\nprint fmt: ")) == NULL)
+        return n;
+    for (p = pf; (p = strstr(p, "REC->")) != NULL;) {
+        size_t len = 0;
+
+        p += 5;
+        while (isalnum((unsigned char)p[len]) || p[len] == '_')
+            len++;
+        if (in_flag_call(pf, p) && !field_declared(text, p, len)) {
+            tp_warn(tp, "tracing data: offset %zu: print fmt names REC->%.*s, which the "
+                    "format does not declare; the print fmt is ignored", at, (int)len, p);
+            return (size_t)(pf - text) + 1;
+        }
+    }
+    return n;
+}
+
 /* One event format text of system sys (spec 10.1 rows 11, 12). */
 static int parse_format(rd *r, const char *sys, const char *what)
 {
@@ -254,7 +346,8 @@ static int parse_format(rd *r, const char *sys, const char *what)
 
     if (rd_u64(r, &n, what) < 0 || rd_text(r, n, what, &text) < 0)
         return -1;
-    e = tep_parse_format(tp->tep, &ev, text, (unsigned long)n, sys);
+    e = tep_parse_format(tp->tep, &ev, text, (unsigned long)safe_format_length(tp, text, n, at),
+                         sys);
     if (e != 0 || ev == NULL) {
         char name[64], msg[128];
 
@@ -349,6 +442,13 @@ static void register_printk(ps_tp *tp, char *text)
         }
         if (fmt == NULL || *fmt == 0)
             continue;
+        /* libtraceevent strips a quote and a "\n" by stepping back from
+         * the end without looking at the length: below 4 characters it
+         * reads before its copy. No kernel format is that short. */
+        if (strlen(fmt + 1) < 4) {
+            tp_warn(tp, "tracing data: printk format shorter than 4 characters skipped");
+            continue;
+        }
         tep_register_print_string(tp->tep, fmt + 1, strtoull(addr, NULL, 16));
     }
 }

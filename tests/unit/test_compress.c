@@ -158,7 +158,7 @@ static void test_records_straddle_chunks(void)
         ps_error err;
 
         CHECK(!ps_zstream__has_input(&z));
-        CHECK(ps_zstream__feed(&z, c[i].p, c[i].n, OFF + i, &err) == PS_OK);
+        CHECK(ps_zstream__feed(&z, c[i].p, c[i].n, OFF + i, 0, &err) == PS_OK);
         CHECK(z.container_off == OFF + i);
         drain(&z, &seq, &max_cap, &bad);
         CHECK(!ps_zstream__has_input(&z));
@@ -190,7 +190,7 @@ static void test_one_frame_per_chunk(void)
         ps_error err;
 
         CHECK(!ZSTD_isError(cn));
-        CHECK(ps_zstream__feed(&z, cbuf, cn, OFF, &err) == PS_OK);
+        CHECK(ps_zstream__feed(&z, cbuf, cn, OFF, 0, &err) == PS_OK);
         free(cbuf);                 /* fed bytes are copied */
         drain(&z, &seq, &max_cap, &bad);
         start = end;
@@ -217,7 +217,7 @@ static void test_corrupt_chunk(void)
     int bad = 0;
 
     memset(&z, 0, sizeof(z));
-    CHECK(ps_zstream__feed(&z, garbage, sizeof(garbage), 0x777, &err) == PS_OK);
+    CHECK(ps_zstream__feed(&z, garbage, sizeof(garbage), 0x777, 0, &err) == PS_OK);
     memset(&err, 0, sizeof(err));
     CHECK(ps_zstream__peek(&z, 8, &p, &err) == PS_ECORRUPT);
     CHECK(err.code == PS_ECORRUPT && err.offset == 0x777);
@@ -226,10 +226,10 @@ static void test_corrupt_chunk(void)
 
     compress_chunks(c, data, n, &cut, 1);
     memset(&z, 0, sizeof(z));
-    CHECK(ps_zstream__feed(&z, c[0].p, c[0].n, 0x100, &err) == PS_OK);
+    CHECK(ps_zstream__feed(&z, c[0].p, c[0].n, 0x100, 0, &err) == PS_OK);
     drain(&z, &seq, &max_cap, &bad);
     CHECK(!bad && seq > 0);
-    CHECK(ps_zstream__feed(&z, reserved_block, sizeof(reserved_block), 0x900, &err) == PS_OK);
+    CHECK(ps_zstream__feed(&z, reserved_block, sizeof(reserved_block), 0x900, 0, &err) == PS_OK);
     memset(&err, 0, sizeof(err));
     CHECK(ps_zstream__peek(&z, 4096, &p, &err) == PS_ECORRUPT && err.offset == 0x900);
     ps_zstream__free(&z);
@@ -237,12 +237,12 @@ static void test_corrupt_chunk(void)
     /* a chunk cut in two runs dry after the first half, then goes on */
     memset(&z, 0, sizeof(z));
     seq = 0;
-    CHECK(ps_zstream__feed(&z, c[0].p, c[0].n / 2, 0x100, &err) == PS_OK);
+    CHECK(ps_zstream__feed(&z, c[0].p, c[0].n / 2, 0x100, 0, &err) == PS_OK);
     drain(&z, &seq, &max_cap, &bad);
     CHECK(!bad && !ps_zstream__has_input(&z));
-    CHECK(ps_zstream__feed(&z, c[0].p + c[0].n / 2, c[0].n - c[0].n / 2, 0x108, &err) == PS_OK);
+    CHECK(ps_zstream__feed(&z, c[0].p + c[0].n / 2, c[0].n - c[0].n / 2, 0x108, 0, &err) == PS_OK);
     drain(&z, &seq, &max_cap, &bad);
-    CHECK(ps_zstream__feed(&z, c[1].p, c[1].n, 0x110, &err) == PS_OK);
+    CHECK(ps_zstream__feed(&z, c[1].p, c[1].n, 0x110, 0, &err) == PS_OK);
     drain(&z, &seq, &max_cap, &bad);
     CHECK(!bad && seq == 100 && ps_zstream__pending(&z) == 0);
     ps_zstream__free(&z);
@@ -285,7 +285,7 @@ static void test_inflation_bounded(void)
                 ;
             if (i == 1)
                 CHECK(o.pos < 64);
-            CHECK(ps_zstream__feed(&z, cbuf, o.pos, OFF, &err) == PS_OK);
+            CHECK(ps_zstream__feed(&z, cbuf, o.pos, OFF, 0, &err) == PS_OK);
             CHECK(ps_zstream__peek(&z, 8, &p, &err) == 8);
             CHECK(ps_zstream__peek(&z, REC, &p, &err) == REC);
             ps_zstream__consume(&z, REC);
@@ -313,7 +313,7 @@ static void test_inflation_bounded(void)
     {
         size_t seq = 0;
 
-        CHECK(ps_zstream__feed(&z, c[0].p, c[0].n, OFF, &err) == PS_OK);
+        CHECK(ps_zstream__feed(&z, c[0].p, c[0].n, OFF, 0, &err) == PS_OK);
         /* drain() checks the pattern (seq * 7 + i): zero bodies differ, so
          * read by hand */
         for (;;) {
@@ -334,7 +334,7 @@ static void test_inflation_bounded(void)
         }
         CHECK(!bad && seq == NR - 1);     /* the last one needs chunk 2 */
         CHECK(ps_zstream__pending(&z) > 0 && ps_zstream__pending(&z) < REC);
-        CHECK(ps_zstream__feed(&z, c[1].p, c[1].n, OFF + 1, &err) == PS_OK);
+        CHECK(ps_zstream__feed(&z, c[1].p, c[1].n, OFF + 1, 0, &err) == PS_OK);
         {
             const uint8_t *p;
 
@@ -364,15 +364,15 @@ static void test_reset(void)
     cut = n / 2 + 3;
     compress_chunks(c, data, n, &cut, 1);
     memset(&z, 0, sizeof(z));
-    CHECK(ps_zstream__feed(&z, c[0].p, c[0].n, OFF, &err) == PS_OK);
+    CHECK(ps_zstream__feed(&z, c[0].p, c[0].n, OFF, 0, &err) == PS_OK);
     drain(&z, &seq, &max_cap, &bad);
     CHECK(ps_zstream__pending(&z) > 0);
     ps_zstream__reset(&z);
     CHECK(ps_zstream__pending(&z) == 0 && !ps_zstream__has_input(&z));
     seq = 0;
-    CHECK(ps_zstream__feed(&z, c[0].p, c[0].n, OFF, &err) == PS_OK);
+    CHECK(ps_zstream__feed(&z, c[0].p, c[0].n, OFF, 0, &err) == PS_OK);
     drain(&z, &seq, &max_cap, &bad);
-    CHECK(ps_zstream__feed(&z, c[1].p, c[1].n, OFF, &err) == PS_OK);
+    CHECK(ps_zstream__feed(&z, c[1].p, c[1].n, OFF, 0, &err) == PS_OK);
     drain(&z, &seq, &max_cap, &bad);
     CHECK(!bad && seq == 50);
     ps_zstream__free(&z);

@@ -1,0 +1,75 @@
+#!/bin/bash
+# hostile.sh - captures made to hurt a reader (tests/tools/hostile.py makes
+# them now): MMAPs naming a FIFO, devices, /proc files, a directory, a
+# 100 GB sparse file and a symlink loop; a JIT map that is a FIFO;
+# build-id file names climbing out of the build-id cache; call chains of
+# 2^32-1 and 2^64-1 entries; a 65000-byte COMM; malformed tracing data; a
+# zstd bomb. Every command must end within 10 s, under a 4 GiB address
+# space (ulimit -v; not under ASan), with exit 0, or 1 and a message.
+# With strace (plain build): no FIFO opened without O_NONBLOCK, nothing
+# opened under the build-id cache through "..", no device or /proc file
+# opened but for reading symbols the kernel way (/proc/kallsyms, modules).
+. "$(dirname "$0")/lib.sh"
+H=$TMPD/h
+mkdir -p "$H/dir" "$TMPD/home/.debug/.build-id"
+mkfifo "$H/fifo"
+truncate -s 100G "$H/huge"
+ln -s "$H/loop" "$H/loop"
+JITFIFO=/tmp/perf-4194301.map
+rm -f "$JITFIFO"
+mkfifo "$JITFIFO"
+trap 'rm -rf "$TMPD"; rm -f "$JITFIFO"' EXIT
+PATHS=("$H/fifo" "$H/dir" "$H/huge" "$H/loop" /dev/zero /dev/urandom /dev/null /dev/tty
+       /proc/kmsg /proc/self/mem /proc/kcore /proc/self/pagemap /proc/self/fd/0 /sys/kernel)
+python3 "$ROOT/tests/tools/hostile.py" "$H/caps" "${PATHS[@]}" || fail "hostile: generator failed"
+SAN=0
+[ "${SCRIPT_SETS:-all}" = sanitize ] && SAN=1
+
+run_one() {     # capture, command words...: bounded run, exit 0 or 1 with a message
+    local cap=$1 rc
+    shift
+    (
+        [ $SAN = 1 ] || ulimit -v 4194304
+        cd "$TMPD" && HOME=$TMPD/home timeout 10 "$PERFSIFT" "$@" "$cap" < /dev/null > /dev/null 2> "$TMPD/err"
+    )
+    rc=$?
+    if [ $rc = 0 ] || { [ $rc = 1 ] && [ -s "$TMPD/err" ]; }; then
+        return 0
+    fi
+    echo "  $(basename "$cap") $*: exit $rc $( [ $rc = 124 ] && echo '(over 10 s)'): $(head -c 300 "$TMPD/err")"
+    return 1
+}
+
+for cap in "$H"/caps/*.data; do
+    bad=0
+    for cmd in "info" "dump" "script" "script -F +srcline" "folded --all" "json" \
+               "sqlite -f -o $TMPD/out.db"; do
+        # shellcheck disable=SC2086
+        run_one "$cap" $cmd || bad=1
+    done
+    if [ $bad = 0 ]; then
+        pass "hostile $(basename "$cap"): every command ends in time with exit 0 or 1 and a message"
+    else
+        fail "hostile $(basename "$cap")"
+    fi
+done
+
+# what was opened (plain builds: strace and ASan do not mix well)
+if command -v strace >/dev/null && [ $SAN = 0 ]; then
+    for cap in mmap-paths jit-fifo buildid-dots; do
+        HOME=$TMPD/home timeout 20 strace -f -qq -e trace=open,openat -o "$TMPD/trace" \
+            "$PERFSIFT" script -F +srcline "$H/caps/$cap.data" < /dev/null > /dev/null 2>&1
+        bad=$(grep -E "\"($H/fifo|$JITFIFO)\"" "$TMPD/trace" | grep -v O_NONBLOCK)
+        bad+=$(grep -E "\"$TMPD/home/\.debug[^\"]*/\.\./" "$TMPD/trace")
+        bad+=$(grep -E '"(/dev/(zero|urandom|tty)|/proc/(kmsg|self/mem|kcore|self/pagemap))"' \
+               "$TMPD/trace" | grep -v ENOENT)
+        if [ -z "$bad" ]; then
+            pass "hostile $cap: no blocking FIFO open, no '..' under the build-id cache, no device read"
+        else
+            fail "hostile $cap: opened: $(echo "$bad" | head -n 5)"
+        fi
+    done
+else
+    echo "SKIP hostile open checks: no strace, or a sanitizer build"
+fi
+finish
