@@ -4,14 +4,16 @@
 # Each prints PASS <name> / FAIL <name> lines; this script counts them and
 # ends with "N passed, N failed". Exit status 1 if anything failed.
 #
-# Test files run PS_JOBS at a time (default: the number of CPUs; the tests
+# Test files run PS_JOBS at a time (default: twice the number of CPUs; the tests
 # are independent: each works in its own temp dir). Each file's output is
 # printed whole when it finishes, so the log reads like a sequential run.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 export PERFSIFT=${PERFSIFT:-$here/../perfsift}
 export PS_TESTS=$here
-jobs_max=${PS_JOBS:-$(nproc 2>/dev/null || echo 1)}
+# Two files per CPU: the tests wait on perf, pipes and browsers often enough
+# that one per CPU leaves the CPUs half idle.
+jobs_max=${PS_JOBS:-$((2 * $(nproc 2>/dev/null || echo 1)))}
 out=$(mktemp -d /tmp/perfsift-check.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 

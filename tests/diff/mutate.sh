@@ -8,7 +8,7 @@
 # (setrlimit RLIMIT_AS, as ulimit -v).
 # Cost: captures over 64 KiB get fewer cases (scaled by 64 KiB/size, at
 # least 8 of each kind); two drivers share the captures (2 cores), smallest
-# first, and start no case after MUTATE_SECONDS (80; 130 under SANITIZE):
+# first, and start no case after MUTATE_SECONDS (45; 30 under SANITIZE):
 # on a slow or busy machine the biggest captures are left out, and named.
 # Under SANITIZE (SCRIPT_SETS=sanitize) a quarter of the cases: 16 cuts at
 # boundaries, 16 random cuts and 50 flips per capture, scaled the same way,
@@ -25,9 +25,9 @@ fi
 KEEP=$(mktemp -d /tmp/perfsift-mutate-keep.XXXXXX)
 args=(-s "${MUTATE_SEED:-1}" -m "${MUTATE_MEM_MB:-1024}" -k "$KEEP")
 if [ "${SCRIPT_SETS:-all}" = sanitize ]; then
-    args+=(-c 16 -r 16 -n 50 -t "${MUTATE_SECONDS:-130}")
+    args+=(-c 16 -r 16 -n 50 -t "${MUTATE_SECONDS:-30}")
 else
-    args+=(-t "${MUTATE_SECONDS:-80}")
+    args+=(-t "${MUTATE_SECONDS:-45}")
 fi
 # smallest first, dealt alternately to the two drivers
 mapfile -t caps < <(all_captures | while read -r f; do [ -f "$f" ] && echo "$(stat -c %s "$f") $f"; done |
