@@ -290,6 +290,66 @@ static int in_flag_call(const char *pf, const char *at)
     return 0;
 }
 
+/* Whether the text at p continues the false branch of a ternary with
+ * something libtraceevent 1.7 dereferences NULL on: it reads that branch
+ * as one operand (an optional REC->field, then an operator), and a
+ * subscript, member access, ';', brace, '#' or '@' there crashes it
+ * (tests/fuzz/regress/tracepoint/ternary-*). */
+static int ternary_trap(const char *p)
+{
+    if (p[0] == '-' && p[1] == '>')
+        return 1;
+    return strchr("[].;{}#@", *p) != NULL && *p != '\0';
+}
+
+/* Whether a print fmt (pf: its "\nprint fmt: " line) has a ternary whose
+ * false branch holds, at the ternary's own parenthesis depth, one of the
+ * tokens ternary_trap() names. String and character literals are
+ * skipped; depth is counted in parentheses (at most 64 levels looked at). */
+static int print_fmt_trap(const char *pf)
+{
+    unsigned char pending[64] = { 0 }, falsebr[64] = { 0 };
+    const char *p = pf + strlen("\nprint fmt: ");
+    int d = 0;
+    char quote = 0;
+
+    for (; *p && *p != '\n'; p++) {
+        if (quote) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == quote)
+                quote = 0;
+            continue;
+        }
+        if (d >= 64)
+            return 1;       /* no format nests this deep: do not risk it */
+        if (*p == '"' || *p == '\'') {
+            quote = *p;
+        } else if (*p == '(') {
+            if (++d < 64)
+                pending[d] = falsebr[d] = 0;
+        } else if (*p == ')') {
+            d -= d > 0;
+        } else if (*p == ',') {
+            pending[d] = falsebr[d] = 0;
+        } else if (*p == '?') {
+            pending[d]++;
+            falsebr[d] = 0;
+        } else if (*p == ':' && pending[d] > 0) {
+            pending[d]--;
+            falsebr[d] = 1;
+            while (p[1] == ' ')
+                p++;
+            if (strncmp(p + 1, "REC->", 5) == 0)    /* the field is read whole */
+                for (p += 5; isalnum((unsigned char)p[1]) || p[1] == '_'; p++)
+                    ;
+        } else if (falsebr[d] && ternary_trap(p)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Length of the format text to give libtraceevent: all of it, or only
  * what comes before "print fmt:" when that names, inside __print_flags()
  * or __print_symbolic(), a field the format does not declare: libtraceevent
@@ -319,6 +379,12 @@ static size_t safe_format_length(ps_tp *tp, const char *text, size_t n, size_t a
     }
     if ((pf = strstr(text, "\nprint fmt: ")) == NULL)
         return n;
+    if (print_fmt_trap(pf)) {
+        tp_warn(tp, "tracing data: offset %zu: print fmt has a ternary libtraceevent cannot "
+                "parse (a subscript, member or stray token in its last branch); the print "
+                "fmt is ignored", at);
+        return (size_t)(pf - text) + 1;
+    }
     for (p = pf; (p = strstr(p, "REC->")) != NULL;) {
         size_t len = 0;
 

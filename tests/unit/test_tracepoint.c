@@ -116,6 +116,7 @@ typedef struct blob_spec {
     const char *header_page;
     const char *printk;
     int         no_fields;      /* leave the test:fields format out */
+    const char *fields_fmt;     /* test:fields' format text; NULL: f_fields */
 } blob_spec;
 
 static void put_text(buf *b, const char *s, int width)
@@ -156,7 +157,7 @@ static buf make_blob(const blob_spec *sp, size_t *end)
     if (!sp->no_fields) {
         buf_put(&b, "test", 5);
         put32(&b, 1);
-        put_text(&b, f_fields, 8);
+        put_text(&b, sp->fields_fmt ? sp->fields_fmt : f_fields, 8);
     }
     formats_end = b.n;
     put_text(&b, kallsyms, 4);
@@ -279,13 +280,14 @@ static const struct {
 
 /* --- helpers ---------------------------------------------------------------------- */
 
-static int nr_warnings;
+static int nr_warnings, nr_ternary_warnings;
 static char last_warning[512];
 
 static void count_warning(void *ctx, const char *msg)
 {
     (void)ctx;
     nr_warnings++;
+    nr_ternary_warnings += strstr(msg, "has a ternary") != NULL;
     snprintf(last_warning, sizeof(last_warning), "%s", msg);
 }
 
@@ -297,8 +299,8 @@ static void count_session_warning(void *ctx, const ps_error *w)
 }
 
 static const blob_spec specs[] = {
-    { "0.6", 0, NULL, NULL, 0 }, { "0.6", 1, NULL, NULL, 0 },
-    { "0.5", 0, NULL, NULL, 0 }, { "0.5", 1, NULL, NULL, 0 },
+    { "0.6", 0, NULL, NULL, 0, NULL }, { "0.6", 1, NULL, NULL, 0, NULL },
+    { "0.5", 0, NULL, NULL, 0, NULL }, { "0.5", 1, NULL, NULL, 0, NULL },
 };
 
 /* Parse a blob from an exact-size heap copy (so ASan sees any over-read). */
@@ -378,7 +380,7 @@ static void test_parse_each_version_and_order(void)
 
 static void test_field_table(void)
 {
-    blob_spec sp = { "0.6", 0, NULL, NULL, 0 };
+    blob_spec sp = { "0.6", 0, NULL, NULL, 0, NULL };
     size_t end;
     buf b = make_blob(&sp, &end);
     ps_tp *tp = ps_tp__new(b.p, b.n, count_warning, NULL);
@@ -410,7 +412,7 @@ static void test_values_both_orders(void)
     int big;
 
     for (big = 0; big <= 1; big++) {
-        blob_spec sp = { "0.6", big, NULL, NULL, 0 };
+        blob_spec sp = { "0.6", big, NULL, NULL, 0, NULL };
         size_t end, n;
         buf b = make_blob(&sp, &end);
         ps_tp *tp = ps_tp__new(b.p, b.n, count_warning, NULL);
@@ -477,7 +479,7 @@ static void test_print_matches_perf(void)
 
 static void test_print_snprintf_contract(void)
 {
-    blob_spec sp = { "0.6", 0, NULL, NULL, 0 };
+    blob_spec sp = { "0.6", 0, NULL, NULL, 0, NULL };
     size_t end, n;
     buf b = make_blob(&sp, &end);
     ps_tp *tp = ps_tp__new(b.p, b.n, count_warning, NULL);
@@ -495,7 +497,7 @@ static void test_print_snprintf_contract(void)
 
 static void test_long_size_from_header_page(void)
 {
-    blob_spec sp = { "0.6", 0, header_page4, NULL, 0 };
+    blob_spec sp = { "0.6", 0, header_page4, NULL, 0, NULL };
     size_t end;
     buf b = make_blob(&sp, &end);
     ps_tp *tp = ps_tp__new(b.p, b.n, count_warning, NULL);
@@ -510,8 +512,8 @@ static void test_odd_printk_lines(void)
 {
     /* a line without ':' and one with nothing after it are skipped */
     blob_spec sp = { "0.6", 0, NULL,
-                     "junk without colon\n0xffffffff81a00000 : \"hello printk\"\n0x5:\n", 0 };
-    blob_spec sp2 = { "0.6", 0, NULL, ":::\n0xffffffff81a00000 : \"hello printk\"\n", 0 };
+                     "junk without colon\n0xffffffff81a00000 : \"hello printk\"\n0x5:\n", 0, NULL };
+    blob_spec sp2 = { "0.6", 0, NULL, ":::\n0xffffffff81a00000 : \"hello printk\"\n", 0, NULL };
     size_t end, n;
     buf b = make_blob(&sp, &end), b2 = make_blob(&sp2, &end);
     ps_tp *tp;
@@ -532,9 +534,49 @@ static void test_odd_printk_lines(void)
     free(b2.p);
 }
 
+/* libtraceevent 1.7 dereferences NULL on a ternary whose last branch goes
+ * on past one operand: such a print fmt is withheld, with a warning, and
+ * the others parse as before (the trap cases crashed this test before). */
+static void test_ternary_traps(void)
+{
+    static const char *const traps[] = {
+        "1 ? 1 : REC->pair[1]", "1 ? 1 : REC->msg->x", "1 ? 1 : REC->b8.x",
+        "1 ? 1 : 2;", "(1 ? 1 : 2 ;)", "1 ? 1 : 2 #", "REC->a8 ? 1 : REC->b8 ? 2 : REC->mac[0]",
+    };
+    static const char *const fine[] = {
+        "REC->a8 ? REC->pair[0] : 2", "(1 ? 1 : 2)", "1 ? 1 : 2 + 1", "(1 ? 1 : 2)[1]",
+        "REC->a8 ? \"x;\" : \"y[\"", "REC->a8 ? 1 : REC->b8, REC->pair[1]",
+        "REC->a8 ? 1 : __print_symbolic(REC->b8, { 0, \"a\" }, { 1, \"b\" })",
+    };
+    const char *cut = strstr(f_fields, "print fmt: ");
+    size_t i, end;
+
+    for (i = 0; i < sizeof(traps) / sizeof(traps[0]) + sizeof(fine) / sizeof(fine[0]); i++) {
+        int trap = i < sizeof(traps) / sizeof(traps[0]);
+        const char *expr = trap ? traps[i] : fine[i - sizeof(traps) / sizeof(traps[0])];
+        char text[2048];
+        blob_spec sp = { "0.6", 0, NULL, NULL, 0, text };
+        buf b;
+        ps_tp *tp;
+
+        snprintf(text, sizeof(text), "%.*sprint fmt: \"v=%%d\", %s\n",
+                 (int)(cut - f_fields), f_fields, expr);
+        b = make_blob(&sp, &end);
+        nr_ternary_warnings = 0;
+        last_warning[0] = '\0';
+        tp = ps_tp__new(b.p, b.n, count_warning, NULL);
+        CHECK(tp != NULL);
+        CHECK(nr_ternary_warnings == trap);
+        if (nr_ternary_warnings != trap)
+            fprintf(stderr, "  %s: %s\n", expr, last_warning);
+        ps_tp__free(tp);
+        free(b.p);
+    }
+}
+
 static void test_bad_payloads(void)
 {
-    blob_spec sp = { "0.6", 0, NULL, NULL, 0 };
+    blob_spec sp = { "0.6", 0, NULL, NULL, 0, NULL };
     size_t end, n, cut;
     buf b = make_blob(&sp, &end);
     ps_tp *tp = ps_tp__new(b.p, b.n, count_warning, NULL);
@@ -782,7 +824,7 @@ static void test_session_without_blob(void)
 
 static void test_session_blob_without_the_format(void)
 {
-    blob_spec sp = { "0.6", 0, NULL, NULL, 1 };
+    blob_spec sp = { "0.6", 0, NULL, NULL, 1, NULL };
     size_t end;
     buf blob = make_blob(&sp, &end);
     buf s = pipe_start(0);
@@ -819,7 +861,7 @@ static void test_session_not_a_tracepoint(void)
 /* A second blob replaces the first; formats of the first stay valid. */
 static void test_session_two_blobs(void)
 {
-    blob_spec a = { "0.6", 0, NULL, NULL, 0 }, bsp = { "0.5", 0, header_page4, NULL, 0 };
+    blob_spec a = { "0.6", 0, NULL, NULL, 0, NULL }, bsp = { "0.5", 0, header_page4, NULL, 0, NULL };
     size_t end;
     buf b1 = make_blob(&a, &end), b2 = make_blob(&bsp, &end);
     buf s = pipe_start(0);
@@ -901,6 +943,7 @@ static const struct harness_test tests[] = {
     TEST(test_print_snprintf_contract),
     TEST(test_long_size_from_header_page),
     TEST(test_odd_printk_lines),
+    TEST(test_ternary_traps),
     TEST(test_bad_payloads),
     TEST(test_truncated_blob_every_byte),
     TEST(test_session_both_orders),
