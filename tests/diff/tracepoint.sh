@@ -52,7 +52,7 @@ ours_trace() {  # capture -> $TMPD/ours.txt, $TMPD/ours.err
 while read -r f; do
     perf_run evlist -v -i "$f" 2> /dev/null | grep -q -E '(^|[:,]) type: 2,' &&
         echo "$f" >> "$TMPD/tp-captures"
-done < <(all_captures)
+done < <(every_capture)     # all of them, also under SANITIZE
 for want in sched-tp-syswide.data syscalls-tp.data uprobe.data pipe-tracepoints.data \
             tp.data tp_be.data w_tp.data w_tp05.data w_tpunk.data args.perf.data \
             probe.data.file probe.data.stream parallel_static_gcc.perf.data.zstd \
