@@ -368,9 +368,14 @@ static size_t safe_format_length(ps_tp *tp, const char *text, size_t n, size_t a
 
         for (q = p; !bad && *q && *q != '\n'; q++)
             bad = (*q < 0x20 && *q != '\t') || (unsigned char)*q >= 0x7f;
+        /* an array's '[' left open before the ';' sends it reading tokens
+         * past the line to a NULL one (tests/fuzz/regress/tracepoint/) */
+        for (q = p; !bad && q < semi; q++)
+            if (*q == '[')
+                bad = memchr(q, ']', (size_t)(semi - q)) == NULL;
         if (bad) {
-            tp_warn(tp, "tracing data: offset %zu: a field line cut short or not printable; "
-                    "the format is read up to it", at);
+            tp_warn(tp, "tracing data: offset %zu: a field line cut short, not printable or with "
+                    "an open '['; the format is read up to it", at);
             while (p > text && p[-1] != '\n')
                 p--;
             return (size_t)(p - text);

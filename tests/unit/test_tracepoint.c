@@ -280,7 +280,7 @@ static const struct {
 
 /* --- helpers ---------------------------------------------------------------------- */
 
-static int nr_warnings, nr_ternary_warnings;
+static int nr_warnings, nr_ternary_warnings, nr_field_warnings;
 static char last_warning[512];
 
 static void count_warning(void *ctx, const char *msg)
@@ -288,6 +288,7 @@ static void count_warning(void *ctx, const char *msg)
     (void)ctx;
     nr_warnings++;
     nr_ternary_warnings += strstr(msg, "has a ternary") != NULL;
+    nr_field_warnings += strstr(msg, "a field line") != NULL;
     snprintf(last_warning, sizeof(last_warning), "%s", msg);
 }
 
@@ -569,6 +570,40 @@ static void test_ternary_traps(void)
         CHECK(nr_ternary_warnings == trap);
         if (nr_ternary_warnings != trap)
             fprintf(stderr, "  %s: %s\n", expr, last_warning);
+        ps_tp__free(tp);
+        free(b.p);
+    }
+}
+
+/* An array field whose '[' is not closed before the ';' sends libtraceevent
+ * 1.7 reading tokens past the line into a NULL one (a fuzzed capture
+ * crashed dump): such a line ends the format text it is given, with a
+ * warning; closed brackets, even odd ones, still reach it. */
+static void test_open_brackets(void)
+{
+    static const char *const decls[] = {
+        "char name[8O;", "char name[8 ;", "char name[8[;", "char name[;",
+        "char name[8];", "char name[[8];", "char name]8[];",
+    };
+    const char *line = strstr(f_fields, "\tfield:char name[8];");
+    size_t i, end;
+
+    for (i = 0; i < sizeof(decls) / sizeof(decls[0]); i++) {
+        int open = i < 4;
+        char text[2048];
+        blob_spec sp = { "0.6", 0, NULL, NULL, 0, text };
+        buf b;
+        ps_tp *tp;
+
+        snprintf(text, sizeof(text), "%.*s\tfield:%s%s", (int)(line - f_fields), f_fields,
+                 decls[i], strstr(line, "\toffset:32"));
+        b = make_blob(&sp, &end);
+        nr_field_warnings = 0;
+        tp = ps_tp__new(b.p, b.n, count_warning, NULL);
+        CHECK(tp != NULL);
+        CHECK(nr_field_warnings == open);
+        if (nr_field_warnings != open)
+            fprintf(stderr, "  %s: %d field-line warnings\n", decls[i], nr_field_warnings);
         ps_tp__free(tp);
         free(b.p);
     }
@@ -944,6 +979,7 @@ static const struct harness_test tests[] = {
     TEST(test_long_size_from_header_page),
     TEST(test_odd_printk_lines),
     TEST(test_ternary_traps),
+    TEST(test_open_brackets),
     TEST(test_bad_payloads),
     TEST(test_truncated_blob_every_byte),
     TEST(test_session_both_orders),
