@@ -302,11 +302,46 @@ static int ternary_trap(const char *p)
     return strchr("[].;{}#@", *p) != NULL && *p != '\0';
 }
 
+static int is_word(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Whether the '/' or '%' at op (inside the print fmt starting at pf) divides
+ * two constants by zero: libtraceevent 1.7 folds "atom OP atom" while it
+ * parses, reading a word that is not a number as 0, and traps (SIGFPE) on
+ * "1/0", "X/Y", "(1)%(0)", "2*0/0"; a field on either side ("REC->a/0"),
+ * a cast ("1/(int)0") or a call ("1/sizeof(int)") is left alone, and so
+ * are nonzero divisors (tests/fuzz/regress/tracepoint/divide-by-zero). */
+static int divide_trap(const char *pf, const char *op)
+{
+    const char *q = op + 1, *w, *l = op;
+
+    while (*q == ' ' || *q == '(')
+        q++;
+    for (w = q; is_word(*w); w++)
+        ;
+    if (w == q || (w - q == 3 && memcmp(q, "REC->", 5) == 0) || *w == '(' || *w == '[' ||
+        *w == '.')
+        return 0;                       /* no word, or a field, call or member */
+    while (*w == ' ' || *w == ')')
+        w++;
+    if (is_word(*w) || *w == '(' || strtoull(q, NULL, 0) != 0)
+        return 0;                       /* a cast's operand follows; or not 0 */
+    while (l > pf && (l[-1] == ' ' || l[-1] == ')'))
+        l--;
+    if (l == pf || !is_word(l[-1]))
+        return 0;                       /* the dividend ends in ']' or the like */
+    while (l > pf && is_word(l[-1]))
+        l--;
+    return !(l - pf >= 2 && ((l[-2] == '-' && l[-1] == '>') || l[-1] == '.'));
+}
+
 /* Whether a print fmt (pf: its "\nprint fmt: " line) has a ternary whose
  * false branch holds, at the ternary's own parenthesis depth, one of the
  * tokens ternary_trap() names. String and character literals are
  * skipped; depth is counted in parentheses (at most 64 levels looked at). */
-static int print_fmt_trap(const char *pf)
+static const char *print_fmt_trap(const char *pf)
 {
     unsigned char pending[64] = { 0 }, falsebr[64] = { 0 };
     const char *p = pf + strlen("\nprint fmt: ");
@@ -321,8 +356,8 @@ static int print_fmt_trap(const char *pf)
                 quote = 0;
             continue;
         }
-        if (d >= 64)
-            return 1;       /* no format nests this deep: do not risk it */
+        if (d >= 64)        /* no format nests this deep: do not risk it */
+            return "nests parentheses over 64 deep";
         if (*p == '"' || *p == '\'') {
             quote = *p;
         } else if (*p == '(') {
@@ -344,10 +379,13 @@ static int print_fmt_trap(const char *pf)
                 for (p += 5; isalnum((unsigned char)p[1]) || p[1] == '_'; p++)
                     ;
         } else if (falsebr[d] && ternary_trap(p)) {
-            return 1;
+            return "has a ternary libtraceevent cannot parse (a subscript, member or stray "
+                   "token in its last branch)";
+        } else if ((*p == '/' || *p == '%') && divide_trap(pf, p)) {
+            return "divides a constant by zero, which libtraceevent computes while parsing";
         }
     }
-    return 0;
+    return NULL;
 }
 
 /* Length of the format text to give libtraceevent: all of it, or only
@@ -357,7 +395,7 @@ static int print_fmt_trap(const char *pf)
  * parses, marked failed, and prints perf's fallback. */
 static size_t safe_format_length(ps_tp *tp, const char *text, size_t n, size_t at)
 {
-    const char *pf, *p, *line;
+    const char *pf, *p, *line, *why;
 
     /* libtraceevent reads a field declaration cut short ("field:char c["
      * at the end) or with bytes its tokenizer has no class for through a
@@ -384,10 +422,8 @@ static size_t safe_format_length(ps_tp *tp, const char *text, size_t n, size_t a
     }
     if ((pf = strstr(text, "\nprint fmt: ")) == NULL)
         return n;
-    if (print_fmt_trap(pf)) {
-        tp_warn(tp, "tracing data: offset %zu: print fmt has a ternary libtraceevent cannot "
-                "parse (a subscript, member or stray token in its last branch); the print "
-                "fmt is ignored", at);
+    if ((why = print_fmt_trap(pf)) != NULL) {
+        tp_warn(tp, "tracing data: offset %zu: print fmt %s; the print fmt is ignored", at, why);
         return (size_t)(pf - text) + 1;
     }
     for (p = pf; (p = strstr(p, "REC->")) != NULL;) {

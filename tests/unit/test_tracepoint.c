@@ -280,7 +280,7 @@ static const struct {
 
 /* --- helpers ---------------------------------------------------------------------- */
 
-static int nr_warnings, nr_ternary_warnings, nr_field_warnings;
+static int nr_warnings, nr_ternary_warnings, nr_field_warnings, nr_divide_warnings;
 static char last_warning[512];
 
 static void count_warning(void *ctx, const char *msg)
@@ -289,6 +289,7 @@ static void count_warning(void *ctx, const char *msg)
     nr_warnings++;
     nr_ternary_warnings += strstr(msg, "has a ternary") != NULL;
     nr_field_warnings += strstr(msg, "a field line") != NULL;
+    nr_divide_warnings += strstr(msg, "divides a constant by zero") != NULL;
     snprintf(last_warning, sizeof(last_warning), "%s", msg);
 }
 
@@ -604,6 +605,48 @@ static void test_open_brackets(void)
         CHECK(nr_field_warnings == open);
         if (nr_field_warnings != open)
             fprintf(stderr, "  %s: %d field-line warnings\n", decls[i], nr_field_warnings);
+        ps_tp__free(tp);
+        free(b.p);
+    }
+}
+
+/* libtraceevent 1.7 folds "constant OP constant" while parsing, a word that
+ * is not a number counting as 0, and traps (SIGFPE) dividing by zero: such
+ * a print fmt is withheld with a warning; divisions it leaves alone (a
+ * field on either side, a cast, a call, a nonzero divisor) still reach it.
+ * The trap cases crashed this test before tracepoint.c knew them. */
+static void test_divide_traps(void)
+{
+    static const char *const traps[] = {
+        "1/0", "X/Y", "(1)/X", "1+1/0", "1/(X)", "((1))/((0))", "1/0x0", "1/00", "1/0UL",
+        "1%X", "1/ X", "REC->a8 + 1/0", "1/2/0", "R%EC->ret", "2*0/0", "(1)%(0)",
+    };
+    static const char *const fine[] = {
+        "1/2", "REC->a8/sizeof(int)", "REC->a8 / (int)REC->b8", "REC->a8/(u64)2",
+        "REC->a8 / REC->b8", "REC->a8 % (1-1)", "REC->a8/0x10", "REC->a8/ 0UL", "REC->a8/-1",
+        "REC->a8/X", "X/REC->a8", "1/(2-2)", "1/sizeof(int)", "1/1UL", "1/(int)0", "X/1",
+        "REC->pair[1]/0",
+    };
+    const char *cut = strstr(f_fields, "print fmt: ");
+    size_t i, end, nt = sizeof(traps) / sizeof(traps[0]);
+
+    for (i = 0; i < nt + sizeof(fine) / sizeof(fine[0]); i++) {
+        int trap = i < nt;
+        const char *expr = trap ? traps[i] : fine[i - nt];
+        char text[2048];
+        blob_spec sp = { "0.6", 0, NULL, NULL, 0, text };
+        buf b;
+        ps_tp *tp;
+
+        snprintf(text, sizeof(text), "%.*sprint fmt: \"v=%%d\", %s\n",
+                 (int)(cut - f_fields), f_fields, expr);
+        b = make_blob(&sp, &end);
+        nr_divide_warnings = 0;
+        tp = ps_tp__new(b.p, b.n, count_warning, NULL);
+        CHECK(tp != NULL);
+        CHECK(nr_divide_warnings == trap);
+        if (nr_divide_warnings != trap)
+            fprintf(stderr, "  %s: %d divide warnings\n", expr, nr_divide_warnings);
         ps_tp__free(tp);
         free(b.p);
     }
@@ -980,6 +1023,7 @@ static const struct harness_test tests[] = {
     TEST(test_odd_printk_lines),
     TEST(test_ternary_traps),
     TEST(test_open_brackets),
+    TEST(test_divide_traps),
     TEST(test_bad_payloads),
     TEST(test_truncated_blob_every_byte),
     TEST(test_session_both_orders),
