@@ -536,6 +536,32 @@ static void test_odd_printk_lines(void)
     free(b2.p);
 }
 
+/* Parse test:fields with "print fmt: \"v=%d\", EXPR" and check that *count
+ * (a count_warning() counter, zeroed here) ends at want: 1 when the print
+ * fmt is withheld for that reason, 0 when it reaches libtraceevent. */
+static void check_print_fmt(const char *expr, int *count, int want)
+{
+    const char *cut = strstr(f_fields, "print fmt: ");
+    char text[2048];
+    blob_spec sp = { "0.6", 0, NULL, NULL, 0, text };
+    size_t end;
+    buf b;
+    ps_tp *tp;
+
+    snprintf(text, sizeof(text), "%.*sprint fmt: \"v=%%d\", %s\n",
+             (int)(cut - f_fields), f_fields, expr);
+    b = make_blob(&sp, &end);
+    *count = 0;
+    last_warning[0] = '\0';
+    tp = ps_tp__new(b.p, b.n, count_warning, NULL);
+    CHECK(tp != NULL);
+    CHECK(*count == want);
+    if (*count != want)
+        fprintf(stderr, "  %s: %d warnings (want %d): %s\n", expr, *count, want, last_warning);
+    ps_tp__free(tp);
+    free(b.p);
+}
+
 /* libtraceevent 1.7 dereferences NULL on a ternary whose last branch goes
  * on past one operand: such a print fmt is withheld, with a warning, and
  * the others parse as before (the trap cases crashed this test before). */
@@ -550,30 +576,12 @@ static void test_ternary_traps(void)
         "REC->a8 ? \"x;\" : \"y[\"", "REC->a8 ? 1 : REC->b8, REC->pair[1]",
         "REC->a8 ? 1 : __print_symbolic(REC->b8, { 0, \"a\" }, { 1, \"b\" })",
     };
-    const char *cut = strstr(f_fields, "print fmt: ");
-    size_t i, end;
+    size_t i;
 
-    for (i = 0; i < sizeof(traps) / sizeof(traps[0]) + sizeof(fine) / sizeof(fine[0]); i++) {
-        int trap = i < sizeof(traps) / sizeof(traps[0]);
-        const char *expr = trap ? traps[i] : fine[i - sizeof(traps) / sizeof(traps[0])];
-        char text[2048];
-        blob_spec sp = { "0.6", 0, NULL, NULL, 0, text };
-        buf b;
-        ps_tp *tp;
-
-        snprintf(text, sizeof(text), "%.*sprint fmt: \"v=%%d\", %s\n",
-                 (int)(cut - f_fields), f_fields, expr);
-        b = make_blob(&sp, &end);
-        nr_ternary_warnings = 0;
-        last_warning[0] = '\0';
-        tp = ps_tp__new(b.p, b.n, count_warning, NULL);
-        CHECK(tp != NULL);
-        CHECK(nr_ternary_warnings == trap);
-        if (nr_ternary_warnings != trap)
-            fprintf(stderr, "  %s: %s\n", expr, last_warning);
-        ps_tp__free(tp);
-        free(b.p);
-    }
+    for (i = 0; i < sizeof(traps) / sizeof(traps[0]); i++)
+        check_print_fmt(traps[i], &nr_ternary_warnings, 1);
+    for (i = 0; i < sizeof(fine) / sizeof(fine[0]); i++)
+        check_print_fmt(fine[i], &nr_ternary_warnings, 0);
 }
 
 /* An array field whose '[' is not closed before the ';' sends libtraceevent
@@ -627,29 +635,12 @@ static void test_divide_traps(void)
         "REC->a8/X", "X/REC->a8", "1/(2-2)", "1/sizeof(int)", "1/1UL", "1/(int)0", "X/1",
         "REC->pair[1]/0",
     };
-    const char *cut = strstr(f_fields, "print fmt: ");
-    size_t i, end, nt = sizeof(traps) / sizeof(traps[0]);
+    size_t i;
 
-    for (i = 0; i < nt + sizeof(fine) / sizeof(fine[0]); i++) {
-        int trap = i < nt;
-        const char *expr = trap ? traps[i] : fine[i - nt];
-        char text[2048];
-        blob_spec sp = { "0.6", 0, NULL, NULL, 0, text };
-        buf b;
-        ps_tp *tp;
-
-        snprintf(text, sizeof(text), "%.*sprint fmt: \"v=%%d\", %s\n",
-                 (int)(cut - f_fields), f_fields, expr);
-        b = make_blob(&sp, &end);
-        nr_divide_warnings = 0;
-        tp = ps_tp__new(b.p, b.n, count_warning, NULL);
-        CHECK(tp != NULL);
-        CHECK(nr_divide_warnings == trap);
-        if (nr_divide_warnings != trap)
-            fprintf(stderr, "  %s: %d divide warnings\n", expr, nr_divide_warnings);
-        ps_tp__free(tp);
-        free(b.p);
-    }
+    for (i = 0; i < sizeof(traps) / sizeof(traps[0]); i++)
+        check_print_fmt(traps[i], &nr_divide_warnings, 1);
+    for (i = 0; i < sizeof(fine) / sizeof(fine[0]); i++)
+        check_print_fmt(fine[i], &nr_divide_warnings, 0);
 }
 
 static void test_bad_payloads(void)
