@@ -142,7 +142,7 @@ example: $(PROG)
 .PHONY: example
 
 # --- fuzzing (tests/fuzz/README.md) -------------------------------------------
-#   make fuzz [FUZZ_SECONDS=60] [FUZZ_JOBS=2] [FUZZ_TARGETS="file pipe ..."]
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_JOBS=2] [FUZZ_TARGETS="file pipe ..."] [FUZZ_SEED=N]
 # builds the libFuzzer targets with clang in build-fuzz/ and runs each for
 # FUZZ_SECONDS, FUZZ_JOBS at a time, on seeds made from the captures.
 FUZZ_CC      ?= clang
@@ -182,7 +182,7 @@ fuzz-build: $(FUZZ_BINS)
 
 fuzz: $(FUZZ_BINS)
 	FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) \
-		tests/fuzz/run.sh $(FUZZ_TARGETS)
+		FUZZ_SEED=$(FUZZ_SEED) tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 .PHONY: fuzz fuzz-build
 -include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_CMD_OBJ:.o=.d)
@@ -201,7 +201,8 @@ $(FUZZ_EMITTERS:%=$(BUILD)/tests/replay_%): $(BUILD)/tests/replay_%: tests/fuzz/
 		$< tests/fuzz/replay.c -o $@ $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a $(PKG_LIBS) -lpthread
 check: $(FUZZ_REPLAY)
 # tests/diff/mutate.sh's driver: forks per case and runs a command's entry.
+# (-z now: symbols bound once in the parent, not again in every child)
 $(BUILD)/tests/mutate: tests/tools/mutate.c $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a
 	@mkdir -p $(dir $@)
-	$(CC) $(PS_CFLAGS) $(CFLAGS) $< -o $@ $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a $(PKG_LIBS) -lpthread
+	$(CC) $(PS_CFLAGS) $(CFLAGS) -Wl,-z,now $< -o $@ $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a $(PKG_LIBS) -lpthread
 check: $(BUILD)/tests/mutate

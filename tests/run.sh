@@ -44,6 +44,17 @@ spawn() {   # run in the background, at most jobs_max at once
     run "$@" &
 }
 
+# perf's outputs are remembered for this run (tests/tools/oracle/perf):
+# the same perf command on the same bytes runs once, however many test
+# files ask. PS_ORACLE_CACHE=DIR keeps them in DIR instead, for a later run
+# on the same machine (.ci/run: the SANITIZE=1 run after the plain one).
+if command -v perf >/dev/null; then
+    oracle=${PS_ORACLE_CACHE:-$out/oracle}
+    mkdir -p "$oracle/bin"
+    touch "$oracle/.perfsift-oracle"
+    ln -sfn "$here/tools/oracle/perf" "$oracle/bin/perf"
+    export PATH="$oracle/bin:$PATH"
+fi
 if ! command -v perf >/dev/null; then
     echo "FAIL perf-installed: perf not found (install linux-perf; make deps)" |
         tee "$out/perf-installed.log"

@@ -4,7 +4,8 @@
 # (seeds.py); each target's corpus grows in $FUZZ_BUILD/corpus/T and
 # survives between runs. A crash, leak, timeout or sanitizer report leaves
 # its input in $FUZZ_BUILD/artifacts/T/ and fails the run; minimize it
-# (tests/fuzz/README.md) into tests/fuzz/regress/T/.
+# (tests/fuzz/README.md) into tests/fuzz/regress/T/. FUZZ_SEED=N gives
+# libFuzzer -seed=N (a CI run replays the same way on another machine).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 B=${FUZZ_BUILD:-build-fuzz}
@@ -19,7 +20,9 @@ one() {     # target: one run, its log kept, a summary line printed
     mkdir -p "$B/corpus/$t" "$B/seeds/$t" "$B/artifacts/$t"
     dirs=("$B/corpus/$t" "$B/seeds/$t")
     [ -d "$here/regress/$t" ] && dirs+=("$here/regress/$t")
-    nice -n "$NICE" "$B/fuzz_$t" -max_total_time="$S" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
+    local seed=()
+    [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
+    nice -n "$NICE" "$B/fuzz_$t" "${seed[@]}" -max_total_time="$S" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
         -malloc_limit_mb=1024 -max_len=262144 -dict="$here/perf.dict" -print_final_stats=1 \
         -artifact_prefix="$B/artifacts/$t/" "${dirs[@]}" >"$B/fuzz_$t.log" 2>&1
     rc=$?
@@ -34,7 +37,7 @@ one() {     # target: one run, its log kept, a summary line printed
     return $rc
 }
 export -f one
-export B S here NICE
+export B S here NICE FUZZ_SEED
 out=$(mktemp)
 printf '%s\n' "$@" | xargs -P "$J" -I{} bash -c 'one {}' | tee "$out"
 pass=$(grep -c '^PASS' "$out")

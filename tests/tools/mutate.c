@@ -11,6 +11,8 @@
  * a message on stderr: a signal, a timeout, another status or a silent
  * failure is reported with the case, and the input kept in KEEP_DIR.
  *
+ * stdout and stderr are fully buffered in the child (see child()).
+ *
  * A capture over -b BYTES (default 64 KiB) gets its counts scaled down by
  * BYTES/size (at least 8 of each): every case decodes the whole capture,
  * so big ones would take the time budget.
@@ -127,7 +129,7 @@ static void child(int memfd, int errfd, int which)
     static const char *cmds[] = { "dump", "script", "folded", "json" };
     int (*const run[])(int, char **) = { cmd_dump, cmd_script, cmd_folded, cmd_json };
     char path[64], *argv[12];
-    int argc = 0, devnull = open("/dev/null", O_WRONLY);
+    int argc = 0, rc, devnull = open("/dev/null", O_WRONLY);
 
     if (!UNDER_ASAN) {
         struct rlimit rl = { (rlim_t)g.mem_mb << 20, (rlim_t)g.mem_mb << 20 };
@@ -137,6 +139,12 @@ static void child(int memfd, int errfd, int which)
     alarm(10);
     dup2(devnull, STDOUT_FILENO);
     dup2(errfd, STDERR_FILENO);
+    /* stdout is line-buffered here (the parent's progress lines), and
+     * dump would write each line to /dev/null with a syscall of its own;
+     * damaged captures also warn a lot. Both fully buffered: the writes
+     * cost more than the decoding (flushed below; exit() flushes too). */
+    setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    setvbuf(stderr, NULL, _IOFBF, 1 << 16);
     snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
     argv[argc++] = (char *)cmds[which];
     argv[argc++] = path;
@@ -148,7 +156,10 @@ static void child(int memfd, int errfd, int which)
     }
     argv[argc] = NULL;
     optind = 0;
-    _exit(run[which](argc, argv));
+    rc = run[which](argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(rc);
 }
 
 static void keep(const char *name, const char *what, const uint8_t *buf, size_t n)
@@ -215,7 +226,9 @@ static size_t scaled(unsigned n, size_t size)
 {
     size_t k = size <= g.bytes ? n : (size_t)((double)n * (double)g.bytes / (double)size);
 
-    return k < 8 && n >= 8 ? 8 : k < n ? k : n;
+    if (k < 8 && n >= 8)
+        return 8;
+    return k < 1 && n >= 1 ? 1 : k < n ? k : n;     /* 1: a step for the cuts */
 }
 
 static void capture(const char *path, unsigned idx)
