@@ -201,8 +201,9 @@ $(FUZZ_EMITTERS:%=$(BUILD)/tests/replay_%): $(BUILD)/tests/replay_%: tests/fuzz/
 		$< tests/fuzz/replay.c -o $@ $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a $(PKG_LIBS) -lpthread
 check: $(FUZZ_REPLAY)
 # tests/diff/mutate.sh's driver: forks per case and runs a command's entry.
-# (-z now: symbols bound once in the parent, not again in every child)
+# (-z now: symbols bound once in the parent, not again in every child;
+# --wrap=fclose: a batch child keeps stdout open from one case to the next)
 $(BUILD)/tests/mutate: tests/tools/mutate.c $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a
 	@mkdir -p $(dir $@)
-	$(CC) $(PS_CFLAGS) $(CFLAGS) -Wl,-z,now $< -o $@ $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a $(PKG_LIBS) -lpthread
+	$(CC) $(PS_CFLAGS) $(CFLAGS) -Wl,-z,now -Wl,--wrap=fclose $< -o $@ $(BUILD)/libpscmd.a $(BUILD)/libperfsift.a $(PKG_LIBS) -lpthread
 check: $(BUILD)/tests/mutate

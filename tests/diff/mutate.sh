@@ -1,10 +1,10 @@
 #!/bin/bash
 # mutate.sh - damaged captures never crash, hang or balloon: prefixes cut
 # at record boundaries and at random offsets, and seeded random byte/bit
-# flips, each through dump, script, folded or json in a forked child
-# (tests/tools/mutate.c): exit 0, or 1 with a message; never a signal,
-# never over 10 s, never over MUTATE_MEM_MB of address space (setrlimit
-# RLIMIT_AS, as ulimit -v).
+# flips, each through dump, script, folded or json (most record-boundary
+# cuts: info --stats) in a forked child (tests/tools/mutate.c): exit 0,
+# or 1 with a message; never a signal, never over 10 s, never over
+# MUTATE_MEM_MB of address space (setrlimit RLIMIT_AS, as ulimit -v).
 # The corpus (shared/corpus: captures, edge, endian) gets every case: every
 # prefix cut at a record boundary, 64 random cuts and 200 flips per capture.
 # The other captures (testdata/ and shared/external/, lib.sh all_captures)

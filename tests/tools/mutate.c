@@ -4,14 +4,17 @@
  * (tests/diff/mutate.sh). For each capture named: every prefix cut at a
  * record boundary (at most MAX_CUTS of them, evenly spread), prefixes cut
  * at 64 random offsets, and 200 copies with seeded random byte and bit
- * flips. Each case runs in a forked child (no exec) on a memfd: one
- * command's entry function, stdout to /dev/null, with an address-space
- * bound (setrlimit, as ulimit -v; skipped under ASan, which reserves
- * terabytes of shadow) and a 10 s alarm. The child must exit 0, or 1 with
- * a message on stderr: a signal, a timeout, another status or a silent
- * failure is reported with the case, and the input kept in KEEP_DIR.
- *
- * stdout and stderr are fully buffered in the child (see child()).
+ * flips. Each case runs one command's entry function on a memfd (dump,
+ * script, folded and json in turn; most cuts at record boundaries, where
+ * the reader's framing is what is tested, run `info --stats`, every 16th
+ * one of the four), stdout to /dev/null, in a forked child (no exec) with
+ * an address-space bound (setrlimit, as ulimit -v; skipped under ASan,
+ * which reserves terabytes of shadow) and a 10 s alarm. One child runs a
+ * batch of 32 cases in turn; a case that ends it is judged by how it
+ * ended, and the rest go on in a new child. The command must end with 0,
+ * or 1 with a message on stderr: a signal, a timeout, another status or a
+ * silent failure is reported with the case, and the input kept in
+ * KEEP_DIR.
  *
  * A capture over -b BYTES (default 64 KiB) gets its counts scaled down by
  * BYTES/size (at least 8 of each): every case decodes the whole capture,
@@ -57,8 +60,8 @@ static struct {
     double deadline;            /* CLOCK_MONOTONIC seconds; 0: none */
     const char *keep;
     char empty_dir[64], empty_file[80];
-    unsigned long cases, bad;
-} g = { 1, 200, 64, 64, 1024, 65536, 0, NULL, "", "", 0, 0 };
+    unsigned long cases, bad, turn;
+} g = { 1, 200, 64, 64, 1024, 65536, 0, NULL, "", "", 0, 0, 0 };
 
 static uint64_t rng_state;
 
@@ -123,32 +126,49 @@ static size_t boundaries(const char *path, uint64_t *out, size_t max)
     return n;
 }
 
-/* The child: one command on the memfd, bounded. Never returns. */
-static void child(int memfd, int errfd, int which)
+/* The commands a case runs: the four that decode everything in turn, and
+ * `info --stats` (every record read and counted, nothing resolved or
+ * printed) for most cuts at record boundaries, the bulk of the cases. */
+enum { NR_FULL = 4, STATS = 4, BATCH = 32 };
+static const char *const cmds[] = { "dump", "script", "folded", "json", "info" };
+
+/* A case waiting for its batch: its bytes and its stderr in memfds. */
+typedef struct mcase {
+    const char *name;
+    char what[64];
+    size_t n;
+    int memfd, errfd, which;
+} mcase;
+
+static mcase queue[BATCH];
+static int nqueue;
+
+/* Commands fclose() stdout when they finish; the batch child keeps it
+ * (/dev/null) for the next case (linked with --wrap=fclose). */
+int __real_fclose(FILE *fp);
+int __wrap_fclose(FILE *fp)
 {
-    static const char *cmds[] = { "dump", "script", "folded", "json" };
-    int (*const run[])(int, char **) = { cmd_dump, cmd_script, cmd_folded, cmd_json };
+    if (fp == stdout)
+        return fflush(fp);
+    return __real_fclose(fp);
+}
+
+/* One case in the batch child: its command on its memfd, stderr to its
+ * own memfd, 10 s at most; the command's status. */
+static int run_case(const mcase *c)
+{
+    int (*const run[])(int, char **) = { cmd_dump, cmd_script, cmd_folded, cmd_json, cmd_info };
     char path[64], *argv[12];
-    int argc = 0, rc, devnull = open("/dev/null", O_WRONLY);
+    int argc = 0, rc;
 
-    if (!UNDER_ASAN) {
-        struct rlimit rl = { (rlim_t)g.mem_mb << 20, (rlim_t)g.mem_mb << 20 };
-
-        setrlimit(RLIMIT_AS, &rl);
-    }
-    alarm(10);
-    dup2(devnull, STDOUT_FILENO);
-    dup2(errfd, STDERR_FILENO);
-    /* stdout is line-buffered here (the parent's progress lines), and
-     * dump would write each line to /dev/null with a syscall of its own;
-     * damaged captures also warn a lot. Both fully buffered: the writes
-     * cost more than the decoding (flushed below; exit() flushes too). */
-    setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-    setvbuf(stderr, NULL, _IOFBF, 1 << 16);
-    snprintf(path, sizeof(path), "/proc/self/fd/%d", memfd);
-    argv[argc++] = (char *)cmds[which];
+    fflush(stderr);
+    dup2(c->errfd, STDERR_FILENO);
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", c->memfd);
+    argv[argc++] = (char *)cmds[c->which];
     argv[argc++] = path;
-    if (which != 0) {
+    if (c->which == STATS) {
+        argv[argc++] = "--stats";
+    } else if (c->which != 0) {
         argv[argc++] = "--symfs";
         argv[argc++] = g.empty_dir;
         argv[argc++] = "--kallsyms";
@@ -156,69 +176,142 @@ static void child(int memfd, int errfd, int which)
     }
     argv[argc] = NULL;
     optind = 0;
-    rc = run[which](argc, argv);
+    alarm(10);
+    rc = run[c->which](argc, argv);
+    alarm(0);
     fflush(stdout);
     fflush(stderr);
-    _exit(rc);
+    return rc;
 }
 
-static void keep(const char *name, const char *what, const uint8_t *buf, size_t n)
+/* The batch child: cases from..nqueue-1 in turn, each status written to
+ * wfd as it ends (a case that kills the child is the one after the last
+ * status). A fork per batch, not per case: in this VM the fork, its page
+ * faults and its exit cost more than decoding a small capture. */
+static void batch_child(int from, int wfd)
 {
-    const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-    char path[4096];
+    int devnull = open("/dev/null", O_WRONLY), i;
+
+    if (!UNDER_ASAN) {
+        struct rlimit rl = { (rlim_t)g.mem_mb << 20, (rlim_t)g.mem_mb << 20 };
+
+        setrlimit(RLIMIT_AS, &rl);
+    }
+    dup2(devnull, STDOUT_FILENO);
+    /* stdout is line-buffered here (the parent's progress lines), and
+     * dump would write each line to /dev/null with a syscall of its own;
+     * damaged captures also warn a lot: both fully buffered */
+    setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+    setvbuf(stderr, NULL, _IOFBF, 1 << 16);
+    for (i = from; i < nqueue; i++) {
+        int rc = run_case(&queue[i]);
+
+        if (write(wfd, &rc, sizeof(rc)) != (ssize_t)sizeof(rc))
+            _exit(3);
+    }
+    _exit(0);
+}
+
+static void keep(const mcase *c)
+{
+    const char *base = strrchr(c->name, '/') ? strrchr(c->name, '/') + 1 : c->name;
+    char path[4096], buf[65536];
+    off_t at = 0;
+    ssize_t k;
     FILE *f;
 
     if (g.keep == NULL)
         return;
-    snprintf(path, sizeof(path), "%s/%s.%s", g.keep, base, what);
-    if ((f = fopen(path, "wb")) != NULL) {
-        fwrite(buf, 1, n, f);
-        fclose(f);
+    snprintf(path, sizeof(path), "%s/%s.%s", g.keep, base, c->what);
+    if ((f = fopen(path, "wb")) == NULL)
+        return;
+    while ((k = pread(c->memfd, buf, sizeof(buf), at)) > 0) {
+        fwrite(buf, 1, (size_t)k, f);
+        at += k;
     }
+    fclose(f);
 }
 
-/* Run one case; 0 if it behaved. */
-static int one(const char *name, const char *what, const uint8_t *buf, size_t n)
+/* A case's verdict from how its command ended (signalled: sig > 0). */
+static void judge(const mcase *c, int sig, int status)
 {
-    int memfd, errfd, st, which;
-    pid_t pid;
-    off_t errlen;
+    off_t errlen = lseek(c->errfd, 0, SEEK_END);
     const char *why = NULL;
-    char msg[160];
+
+    if (sig > 0)
+        why = sig == SIGALRM ? "took more than 10 s" : strsignal(sig);
+    else if (status > 1 || status < 0)
+        why = "exit status other than 0 or 1";
+    else if (status == 1 && errlen <= 0)
+        why = "exit 1 without a message";
+    if (why == NULL)
+        return;
+    printf("FAIL mutate %s %s (%s, %zu bytes): %s\n", c->name, c->what, cmds[c->which], c->n,
+           why);
+    keep(c);
+    g.bad++;
+}
+
+/* Run the queued cases, a forked child per batch; a case that ends its
+ * child is judged by how the child ended, and the cases after it go on in
+ * a new child. */
+static void run_queue(void)
+{
+    int from = 0, i;
+
+    while (from < nqueue) {
+        int pfd[2], rc, st;
+        pid_t pid;
+
+        fflush(stdout);
+        if (pipe(pfd) < 0 || (pid = fork()) < 0) {
+            perror("mutate: fork");
+            exit(2);
+        }
+        if (pid == 0) {
+            close(pfd[0]);
+            batch_child(from, pfd[1]);
+        }
+        close(pfd[1]);
+        while (from < nqueue && read(pfd[0], &rc, sizeof(rc)) == (ssize_t)sizeof(rc))
+            judge(&queue[from++], 0, rc);
+        close(pfd[0]);
+        if (waitpid(pid, &st, 0) != pid) {
+            perror("mutate: waitpid");
+            exit(2);
+        }
+        if (from < nqueue)      /* the child ended during this case */
+            judge(&queue[from++], WIFSIGNALED(st) ? WTERMSIG(st) : 0,
+                  WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    }
+    for (i = 0; i < nqueue; i++) {
+        close(queue[i].memfd);
+        close(queue[i].errfd);
+    }
+    nqueue = 0;
+}
+
+/* Queue one case with command which (-1: the next of the four in turn);
+ * the queue runs when full (and at the end of each capture). */
+static void one(const char *name, const char *what, const uint8_t *buf, size_t n, int which)
+{
+    mcase *c = &queue[nqueue];
 
     if (out_of_time())
-        return 0;
-    memfd = memfd_create("case", 0);
-    errfd = memfd_create("err", 0);
-    which = (int)(g.cases++ % 4);
-    if (memfd < 0 || errfd < 0 || write(memfd, buf, n) != (ssize_t)n) {
+        return;
+    c->name = name;
+    snprintf(c->what, sizeof(c->what), "%s", what);
+    c->n = n;
+    c->which = which < 0 ? (int)(g.turn++ % NR_FULL) : which;
+    c->memfd = memfd_create("case", 0);
+    c->errfd = memfd_create("err", 0);
+    if (c->memfd < 0 || c->errfd < 0 || write(c->memfd, buf, n) != (ssize_t)n) {
         perror("mutate: memfd");
         exit(2);
     }
-    fflush(stdout);
-    if ((pid = fork()) == 0)
-        child(memfd, errfd, which);
-    if (pid < 0 || waitpid(pid, &st, 0) != pid) {
-        perror("mutate: fork");
-        exit(2);
-    }
-    errlen = lseek(errfd, 0, SEEK_END);
-    if (WIFSIGNALED(st))
-        why = WTERMSIG(st) == SIGALRM ? "took more than 10 s" : strsignal(WTERMSIG(st));
-    else if (WEXITSTATUS(st) > 1)
-        why = "exit status above 1";
-    else if (WEXITSTATUS(st) == 1 && errlen <= 0)
-        why = "exit 1 without a message";
-    if (why != NULL) {
-        snprintf(msg, sizeof(msg), "%s %s (%s, %zu bytes): %s", name, what,
-                 (const char *[]){ "dump", "script", "folded", "json" }[which], n, why);
-        printf("FAIL mutate %s\n", msg);
-        keep(name, what, buf, n);
-        g.bad++;
-    }
-    close(memfd);
-    close(errfd);
-    return why != NULL;
+    g.cases++;
+    if (++nqueue == BATCH)
+        run_queue();
 }
 
 /* n scaled down for a capture of size bytes (see -b) */
@@ -252,13 +345,13 @@ static void capture(const char *path, unsigned idx)
     for (i = 0; i < nb; i += step)
         if (cuts[i] < size) {
             snprintf(what, sizeof(what), "cut-record-%zu", (size_t)cuts[i]);
-            one(path, what, buf, (size_t)cuts[i]);
+            one(path, what, buf, (size_t)cuts[i], i % 16 == 0 ? -1 : STATS);
         }
     for (i = 0; i < scaled(g.rcuts, size); i++) {
         size_t at = (size_t)(rng() % size);
 
         snprintf(what, sizeof(what), "cut-%zu", at);
-        one(path, what, buf, at);
+        one(path, what, buf, at, -1);
     }
     for (i = 0; i < scaled(g.flips, size); i++) {
         unsigned k, nflips = 1 + (unsigned)(rng() % 4);
@@ -276,8 +369,9 @@ static void capture(const char *path, unsigned idx)
                 copy[at] = (uint8_t)(r >> 8);
         }
         snprintf(what, sizeof(what), "flip-%u-%zu", g.seed + idx, i);
-        one(path, what, copy, size);
+        one(path, what, copy, size, -1);
     }
+    run_queue();
     printf("%s %s: %lu cases\n", g.bad == before ? "PASS mutate" : "FAIL mutate", path,
            g.cases - cases);
     free(copy);
