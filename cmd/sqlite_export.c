@@ -103,20 +103,52 @@ static const sqdb_table tables[NR_TABLES] = {
                         "INSERT INTO context_switches VALUES (?,?,?,?,?,?,?,?,?)" },
 };
 
-/* The ids of the last frame seen with a symbol, by the symbol's (stable)
- * pointer: most call chain entries are found here without the dsos and
- * symbols maps (whose keys are the same pointers, so the answer is theirs). */
+/*
+ * The ids of recent frames, as frame_ids() found them: most frames are
+ * answered here without the dsos and symbols maps. A frame with a symbol is
+ * known by the symbol's (stable) pointer, whose ids never change; one
+ * without by its dso, address and lookup address, whose "unknown" symbol
+ * depends on those made before, so its entry holds while no symbol was
+ * made since (nr_syms).
+ */
 #define MEMO_BITS 12
 
-typedef struct sym_memo {
+typedef struct frame_memo {
     const ps_sym *sym;
     const char   *dso;
-    int64_t       dso_id, sym_id;
-} sym_memo;
+    uint64_t      rel, addr, start;
+    int64_t       dso_id, sym_id, nr_syms;
+} frame_memo;
+
+/*
+ * The call chain a thread's last sample had, root first, with the call
+ * path of each prefix: the frames of its next sample that match it from
+ * the root take their call paths from here without a lookup (a thread's
+ * samples mostly share their outer frames). A frame with a symbol always
+ * gets the same ids; one without gets an "unknown" symbol that depends on
+ * those made before (frame_ids()), so it matches only while no symbol was
+ * made since its link was.
+ */
+#define CHAIN_SLOTS 64
+
+typedef struct chain_link {
+    const ps_map *map;
+    const char   *dso, *inl;
+    const ps_sym *sym;
+    uint64_t      ip, rel;
+    int64_t       sym_id, cp, nr_syms;  /* nr_syms: x->last[T_SYMBOL] then */
+} chain_link;
+
+typedef struct chain {
+    uint32_t    tid;
+    size_t      nr, cap;
+    chain_link *l;                  /* owned */
+} chain;
 
 struct sqx {
     sqdb         *d;
-    sym_memo     *memo;             /* owned; NULL: none */
+    frame_memo   *memo;             /* owned; NULL: none */
+    chain         chains[CHAIN_SLOTS];  /* by tid */
     const char   *symfs;
     ps_resolver  *res;
     const ps_features *feat;
@@ -170,6 +202,8 @@ void sqx_free(sqx *x)
     free(x->paths.e);
     free(x->fork_time.e);
     free(x->memo);
+    for (i = 0; i < CHAIN_SLOTS; i++)
+        free(x->chains[i].l);
     free(x);
 }
 
@@ -459,6 +493,15 @@ static int sym_binding(const ps_sym *s)
     return ((const ps_sym_node *)(const void *)s)->binding;
 }
 
+/* frame f's entry in the memo (looked up at addr) */
+static frame_memo *memo_slot(const sqx *x, const ps_frame *f, uint64_t addr)
+{
+    uint64_t h = f->r.sym != NULL ? (uintptr_t)f->r.sym
+                                  : ((uintptr_t)f->r.dso ^ f->r.rel * 31) * 31 ^ addr;
+
+    return &x->memo[(h * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - MEMO_BITS)];
+}
+
 /*
  * db_ids_from_al() for a frame: its dso and symbol (a real one, an inlined
  * function's, or perf's "unknown" one at addr), the offset into it.
@@ -472,14 +515,16 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
     const char *name = "unknown";
     int binding = 0;
     int64_t id;
-    sym_memo *m = NULL;
+    frame_memo *m = NULL;
 
-    if (f->map != NULL && s != NULL && f->inl == NULL && x->memo != NULL) {
-        m = &x->memo[((uintptr_t)s * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - MEMO_BITS)];
-        if (m->sym == s && m->dso == f->r.dso) {
+    if (f->map != NULL && f->inl == NULL && x->memo != NULL) {
+        m = memo_slot(x, f, addr);
+        if (m->dso_id != 0 && m->sym == s && m->dso == f->r.dso &&
+            (s != NULL || (m->rel == f->r.rel && m->addr == addr &&
+                           m->nr_syms == x->last[T_SYMBOL]))) {
             *dso_id = m->dso_id;
             *sym_id = m->sym_id;
-            *off = f->r.rel - s->start;
+            *off = f->r.rel - (s != NULL ? s->start : m->start);
             return 0;
         }
     }
@@ -517,7 +562,8 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
             return -1;
     }
     if (m != NULL)
-        *m = (sym_memo){ s, f->r.dso, *dso_id, *sym_id };
+        *m = (frame_memo){ s, f->r.dso, f->r.rel, addr, start, *dso_id, *sym_id,
+                           x->last[T_SYMBOL] };
     return 0;
 }
 
@@ -535,14 +581,41 @@ static int64_t call_path(sqx *x, int64_t parent, int64_t sym_id, uint64_t ip)
     return sqdb_row(x->d, x->st[T_CALL_PATH], "iiiu", id, parent, sym_id, ip) < 0 ? -1 : id;
 }
 
+/* link l gives frame f its call path, as frame_ids() and call_path() would */
+static int link_matches(const sqx *x, const chain_link *l, const ps_frame *f)
+{
+    if (l->sym != f->r.sym || l->map != f->map || l->dso != f->r.dso || l->inl != f->inl)
+        return 0;
+    if (l->sym != NULL && l->inl == NULL && l->sym_id != 0)
+        return 1;               /* the symbol alone decides */
+    return l->ip == f->ip && l->rel == f->r.rel &&
+           (l->sym != NULL || l->nr_syms == x->last[T_SYMBOL]);
+}
+
+/* frame f at depth d of chain c (whose shallower links are this sample's):
+ * its call path below parent */
+static int64_t chain_step(sqx *x, chain *c, size_t d, const ps_frame *f, int64_t parent)
+{
+    int64_t dso_id, sym_id, cp;
+    uint64_t off;
+
+    if (frame_ids(x, f, f->ip, &dso_id, &sym_id, &off) < 0 ||
+        /* perf tells frames with a symbol apart by it alone */
+        (cp = call_path(x, parent, sym_id, sym_id ? 0 : f->ip)) < 0)
+        return -1;
+    c->l[d] = (chain_link){ f->map, f->r.dso, f->inl, f->r.sym, f->ip, f->r.rel, sym_id, cp,
+                            x->last[T_SYMBOL] };
+    return cp;
+}
+
 /* call_path_from_sample(): the chain root first into the tree; its leaf */
 static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev)
 {
     const ps_sample *smp = &ev->u.sample;
+    chain *c = &x->chains[(smp->tid * 0x9e3779b1u) >> 26];   /* CHAIN_SLOTS = 2^6 */
     const ps_frame *frames;
-    int64_t cp, dso_id, sym_id;
-    uint64_t off;
-    size_t i, n;
+    int64_t cp;
+    size_t i, d, n, same;
 
     if (!walk_use_callchain(w) || !(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
         return 0;
@@ -552,13 +625,20 @@ static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev)
         return 0;
     if (x->root_path == 0 && (x->root_path = call_path(x, 0, 0, 0)) < 0)
         return -1;
-    for (cp = x->root_path, i = n; i-- > 0;) {
-        if (frame_ids(x, &frames[i], frames[i].ip, &dso_id, &sym_id, &off) < 0)
+    if (c->tid != smp->tid || c->l == NULL)
+        c->nr = 0;
+    c->tid = smp->tid;
+    if (ps_grow((void **)&c->l, &c->cap, n, sizeof(chain_link)) < 0)
+        return oom(x);
+    for (same = d = 0; d < n && d < c->nr && link_matches(x, &c->l[d], &frames[n - 1 - d]); d++)
+        same++;
+    cp = same > 0 ? c->l[same - 1].cp : x->root_path;
+    for (d = same, i = n - same; i-- > 0; d++)
+        if ((cp = chain_step(x, c, d, &frames[i], cp)) < 0) {
+            c->nr = 0;
             return -1;
-        /* perf tells frames with a symbol apart by it alone */
-        if ((cp = call_path(x, cp, sym_id, sym_id ? 0 : frames[i].ip)) < 0)
-            return -1;
-    }
+        }
+    c->nr = n;
     return cp;
 }
 
