@@ -262,14 +262,46 @@ int sqdb_empty(sqdb *d, const char *table)
     return missing ? -1 : n == 0;
 }
 
+/* sqdb_row() of a row with no text or blob: the integers in one go */
+static int int_row(sqdb *d, sqlite3_stmt *st, const char *types, va_list ap)
+{
+    int64_t v[64];
+    uint64_t nulls = 0, u;
+    unsigned i;
+
+    for (i = 0; types[i]; i++) {
+        switch (types[i]) {
+        case 'i': v[i] = va_arg(ap, int64_t); break;
+        case 'u': v[i] = (int64_t)va_arg(ap, uint64_t); break;
+        case 'd': v[i] = va_arg(ap, int); break;
+        case 'o':
+            u = va_arg(ap, uint64_t);
+            v[i] = (int64_t)u;
+            nulls |= (uint64_t)(u == UINT64_MAX) << i;
+            break;
+        default:        /* 'n' */
+            v[i] = 0;
+            nulls |= (uint64_t)1 << i;
+            break;
+        }
+    }
+    return sqq_ints(d->q, st, v, i, nulls);
+}
+
 int sqdb_row(sqdb *d, sqlite3_stmt *st, const char *types, ...)
 {
     va_list ap;
     const char *t, *s;
     uint64_t v;
+    int rc;
 
-    sqq_start(d->q, st);
     va_start(ap, types);
+    if (strlen(types) <= 64 && strspn(types, "iudon") == strlen(types)) {
+        rc = int_row(d, st, types, ap);
+        va_end(ap);
+        return rc;
+    }
+    sqq_start(d->q, st);
     for (t = types; *t; t++) {
         switch (*t) {
         case 'i': sqq_int(d->q, va_arg(ap, int64_t)); break;

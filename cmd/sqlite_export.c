@@ -97,8 +97,10 @@ static const sqdb_table tables[NR_TABLES] = {
     [T_DSO]         = { "dsos", "INSERT INTO dsos VALUES (?,?,?,?,?)" },
     [T_SYMBOL]      = { "symbols", "INSERT INTO symbols VALUES (?,?,?,?,?,?)" },
     [T_CALL_PATH]   = { "call_paths", "INSERT INTO call_paths VALUES (?,?,?,?)" },
+    /* branch_type, in_tx, insn/cyc counts and flags come from decoding
+     * branch traces (Intel PT): always 0, not bound for every row */
     [T_SAMPLE]      = { "samples", "INSERT INTO samples VALUES "
-                                   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
+                                   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,0,?,0,0,0)" },
     [T_SWITCH]      = { "context_switches",
                         "INSERT INTO context_switches VALUES (?,?,?,?,?,?,?,?,?)" },
 };
@@ -706,7 +708,7 @@ int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t 
     }
     if (smp->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
         weight &= 0xffffffff;           /* perf keeps var1_dw as the weight */
-    return sqdb_row(x->d, x->st[T_SAMPLE], "iiiiiiiuuudiiuuuuuuddiuud",
+    return sqdb_row(x->d, x->st[T_SAMPLE], "iiiiiiiuuudiiuuuuuui",
                     id, evsel_id, x->machine_id, x->threads[t].id, comm_id, dso_id, sym_id,
                     off, smp->ip,
                     (smp->sample_type & PERF_SAMPLE_TIME) ? smp->time : UINT64_MAX,
@@ -714,9 +716,7 @@ int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t 
                     smp->transaction,
                     (smp->sample_type & PERF_SAMPLE_DATA_SRC) ? smp->data_src
                                                               : PERF_MEM_DATA_SRC_NONE,
-                    /* branch_type, in_tx, insn/cyc counts and flags come
-                     * from decoding branch traces (Intel PT): always 0 */
-                    0, 0, cp, (uint64_t)0, (uint64_t)0, 0);
+                    cp);
 }
 
 /* --- context switches -------------------------------------------------------------- */

@@ -2,8 +2,10 @@
 /*
  * sqlite_queue.c - sqlite_queue.h. A row in a chunk: the statement, the
  * row's length and value count, then per value a type byte and its bytes
- * (an int64, or a length and the text or blob). The reader fills one chunk
- * at a time; the writer takes full ones in order and gives them back.
+ * (an int64, or a length and the text or blob); or, for a row of integers
+ * and NULLs (most rows: every sample), the integers alone, written straight
+ * into the chunk, and a mask of the NULLs. The reader fills one chunk at a
+ * time; the writer takes full ones in order and gives them back.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -23,7 +25,9 @@ typedef struct chunk {
 typedef struct row_head {
     sqlite3_stmt *st;
     uint32_t      len;          /* bytes, this head included */
-    uint32_t      nr;           /* values */
+    uint16_t      nr;           /* values */
+    uint16_t      ints;         /* 1: nr int64s follow, those in nulls NULL */
+    uint64_t      nulls;        /* bit i: value i is NULL */
 } row_head;
 
 struct sqq {
@@ -66,6 +70,24 @@ static int bind(sqlite3_stmt *st, int col, const char **p)
     return rc;
 }
 
+/* a row of integers and NULLs (row_head.ints) */
+static int bind_ints(const row_head *h, const char **p)
+{
+    int64_t v;
+    uint32_t i;
+    int rc = SQLITE_OK;
+
+    for (i = 0; i < h->nr && rc == SQLITE_OK; i++, *p += 8) {
+        if ((h->nulls >> i) & 1) {
+            rc = sqlite3_bind_null(h->st, (int)i + 1);
+        } else {
+            memcpy(&v, *p, 8);
+            rc = sqlite3_bind_int64(h->st, (int)i + 1, v);
+        }
+    }
+    return rc;
+}
+
 /* bind and step each row of data; -1 at the first that fails (reported) */
 static int run_rows(sqq *q, const char *data, size_t len)
 {
@@ -79,8 +101,11 @@ static int run_rows(sqq *q, const char *data, size_t len)
         p += sizeof(h);
         if ((int)h.nr < sqlite3_bind_parameter_count(h.st))
             sqlite3_clear_bindings(h.st);       /* the rest are NULL */
-        for (i = 0, rc = SQLITE_OK; i < h.nr && rc == SQLITE_OK; i++)
-            rc = bind(h.st, (int)i + 1, &p);
+        if (h.ints)
+            rc = bind_ints(&h, &p);
+        else
+            for (i = 0, rc = SQLITE_OK; i < h.nr && rc == SQLITE_OK; i++)
+                rc = bind(h.st, (int)i + 1, &p);
         if (rc == SQLITE_OK)
             rc = sqlite3_step(h.st);
         sqlite3_reset(h.st);
@@ -194,7 +219,7 @@ int sqq_sync(sqq *q)
 
 void sqq_start(sqq *q, sqlite3_stmt *st)
 {
-    row_head h = { st, 0, 0 };
+    row_head h = { st, 0, 0, 0, 0 };
 
     q->row.len = 0;
     lb_mem(&q->row, (const char *)&h, sizeof(h));
@@ -240,30 +265,70 @@ void sqq_blob(sqq *q, const void *p, size_t n)
     bytes(q, 'b', p, n);
 }
 
+/* Room for a row of len bytes: the end of the reader's chunk, or q->row
+ * without a thread or for a row no chunk holds. NULL when out of memory
+ * (reported). */
+static char *row_space(sqq *q, size_t len)
+{
+    if (!q->threaded || len > CHUNK_SIZE) {
+        q->row.len = 0;
+        if (lb_reserve(&q->row, len) < 0) {
+            q->err_fn(q->ctx, NULL);
+            return NULL;
+        }
+        return q->row.p;
+    }
+    if ((q->cur == NULL || q->cur->len + len > CHUNK_SIZE) && next_chunk(q) < 0) {
+        q->err_fn(q->ctx, NULL);
+        return NULL;
+    }
+    return q->cur->data + q->cur->len;
+}
+
+/* The row of len bytes at row_space() is complete: queued, or written
+ * here, in turn (row_space() did not give a chunk). 0, or -1 when this or
+ * an earlier row failed. */
+static int row_done(sqq *q, size_t len)
+{
+    if (!q->threaded || len > CHUNK_SIZE) {
+        if (sqq_sync(q) < 0)
+            return -1;
+        if (run_rows(q, q->row.p, len) < 0)
+            q->failed_seen = 1;
+        return q->failed_seen ? -1 : 0;
+    }
+    q->cur->len += len;
+    return q->failed_seen ? -1 : 0;
+}
+
 int sqq_end(sqq *q)
 {
     row_head *h = (row_head *)(void *)q->row.p;
+    char *p;
 
     if (q->row.oom) {
         q->err_fn(q->ctx, NULL);
         return -1;
     }
     h->len = (uint32_t)q->row.len;
-    if (!q->threaded || q->row.len > CHUNK_SIZE) {
-        /* no thread, or a row no chunk holds: written here, in turn */
-        if (sqq_sync(q) < 0)
-            return -1;
-        if (run_rows(q, q->row.p, q->row.len) < 0)
-            q->failed_seen = 1;
-        return q->failed_seen ? -1 : 0;
-    }
-    if ((q->cur == NULL || q->cur->len + q->row.len > CHUNK_SIZE) && next_chunk(q) < 0) {
-        q->err_fn(q->ctx, NULL);
+    if (!q->threaded || q->row.len > CHUNK_SIZE)
+        return row_done(q, q->row.len);
+    if ((p = row_space(q, q->row.len)) == NULL)
         return -1;
-    }
-    memcpy(q->cur->data + q->cur->len, q->row.p, q->row.len);
-    q->cur->len += q->row.len;
-    return q->failed_seen ? -1 : 0;
+    memcpy(p, q->row.p, q->row.len);
+    return row_done(q, q->row.len);
+}
+
+int sqq_ints(sqq *q, sqlite3_stmt *st, const int64_t *v, unsigned n, uint64_t nulls)
+{
+    row_head h = { st, (uint32_t)(sizeof(h) + (size_t)n * 8), (uint16_t)n, 1, nulls };
+    char *p;
+
+    if ((p = row_space(q, h.len)) == NULL)
+        return -1;
+    memcpy(p, &h, sizeof(h));
+    memcpy(p + sizeof(h), v, (size_t)n * 8);
+    return row_done(q, h.len);
 }
 
 static void free_chunks(chunk *c)

@@ -40,6 +40,11 @@ void sqq_blob(sqq *q, const void *p, size_t n);
  * failed or memory ran out (reported). */
 int  sqq_end(sqq *q);
 
+/** A row of st of n (at most 64) integers, v[i], NULL where bit i of
+ * nulls is set: as sqq_start(), sqq_int()/sqq_null() and sqq_end(), with
+ * one copy. 0, or -1 as sqq_end(). */
+int  sqq_ints(sqq *q, sqlite3_stmt *st, const int64_t *v, unsigned n, uint64_t nulls);
+
 /** Wait until every row is written. 0, or -1 when one failed (reported). */
 int  sqq_sync(sqq *q);
 
