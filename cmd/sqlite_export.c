@@ -22,10 +22,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "sqlite_chain.h"
 #include "sqlite_export.h"
 #include "../libparse/sym_buildid.h"
 #include "../libparse/sym_elf.h"
+#include "../libparse/symbols.h"
 #include "../libparse/symtree.h"
+#include "../libparse/unwind.h"
 
 #define NOW UINT64_MAX                  /* perf's view: the records so far */
 #define PERF_MEM_DATA_SRC_NONE 0x5080021
@@ -122,35 +125,11 @@ typedef struct frame_memo {
     int64_t       dso_id, sym_id, nr_syms;
 } frame_memo;
 
-/*
- * The call chain a thread's last sample had, root first, with the call
- * path of each prefix: the frames of its next sample that match it from
- * the root take their call paths from here without a lookup (a thread's
- * samples mostly share their outer frames). A frame with a symbol always
- * gets the same ids; one without gets an "unknown" symbol that depends on
- * those made before (frame_ids()), so it matches only while no symbol was
- * made since its link was.
- */
-#define CHAIN_SLOTS 64
-
-typedef struct chain_link {
-    const ps_map *map;
-    const char   *dso, *inl;
-    const ps_sym *sym;
-    uint64_t      ip, rel;
-    int64_t       sym_id, cp, nr_syms;  /* nr_syms: x->last[T_SYMBOL] then */
-} chain_link;
-
-typedef struct chain {
-    uint32_t    tid;
-    size_t      nr, cap;
-    chain_link *l;                  /* owned */
-} chain;
-
 struct sqx {
     sqdb         *d;
     frame_memo   *memo;             /* owned; NULL: none */
-    chain         chains[CHAIN_SLOTS];  /* by tid */
+    sqch_set      chains;           /* each thread's last call chain */
+    uint64_t      nr_records;       /* those that may change what an address is */
     const char   *symfs;
     ps_resolver  *res;
     const ps_features *feat;
@@ -204,8 +183,7 @@ void sqx_free(sqx *x)
     free(x->paths.e);
     free(x->fork_time.e);
     free(x->memo);
-    for (i = 0; i < CHAIN_SLOTS; i++)
-        free(x->chains[i].l);
+    sqch_free(&x->chains);
     free(x);
 }
 
@@ -583,8 +561,22 @@ static int64_t call_path(sqx *x, int64_t parent, int64_t sym_id, uint64_t ip)
     return sqdb_row(x->d, x->st[T_CALL_PATH], "iiiu", id, parent, sym_id, ip) < 0 ? -1 : id;
 }
 
-/* link l gives frame f its call path, as frame_ids() and call_path() would */
-static int link_matches(const sqx *x, const chain_link *l, const ps_frame *f)
+/*
+ * A thread's samples mostly share the root part of their call chains; the
+ * last one's (sqlite_chain.h) answers for that part:
+ * - a frame with a symbol always gets the same ids; one without gets an
+ *   "unknown" symbol that depends on those made before (frame_ids()), so
+ *   its link holds while no symbol was made since;
+ * - a raw entry resolves to the same frame while nothing changed what an
+ *   address is: no record but samples came (maps, threads), no symbol was
+ *   made, the kernel symbols are as they were (the resolver loads them on
+ *   first use, and its kernel map grows then). Only for chains resolved one
+ *   frame per entry (no LBR call stack, no unwinding, no frame dropped).
+ */
+
+/* link l gives frame f its ids and call path, as frame_ids() and
+ * call_path() would */
+static int link_matches(const sqx *x, const sqch_link *l, const ps_frame *f)
 {
     if (l->sym != f->r.sym || l->map != f->map || l->dso != f->r.dso || l->inl != f->inl)
         return 0;
@@ -596,7 +588,7 @@ static int link_matches(const sqx *x, const chain_link *l, const ps_frame *f)
 
 /* frame f at depth d of chain c (whose shallower links are this sample's):
  * its call path below parent */
-static int64_t chain_step(sqx *x, chain *c, size_t d, const ps_frame *f, int64_t parent)
+static int64_t chain_step(sqx *x, sqch *c, size_t d, const ps_frame *f, int64_t parent)
 {
     int64_t dso_id, sym_id, cp;
     uint64_t off;
@@ -605,42 +597,97 @@ static int64_t chain_step(sqx *x, chain *c, size_t d, const ps_frame *f, int64_t
         /* perf tells frames with a symbol apart by it alone */
         (cp = call_path(x, parent, sym_id, sym_id ? 0 : f->ip)) < 0)
         return -1;
-    c->l[d] = (chain_link){ f->map, f->r.dso, f->inl, f->r.sym, f->ip, f->r.rel, sym_id, cp,
-                            x->last[T_SYMBOL] };
+    c->l[d] = (sqch_link){ f->map, f->r.dso, f->inl, f->r.sym, f->ip, f->r.rel, sym_id, cp,
+                           x->last[T_SYMBOL] };
     return cp;
+}
+
+/* what a raw chain's answers depend on, now */
+static void chain_stamp(const sqx *x, uint64_t *stamp)
+{
+    uint64_t start = 0, end = 0;
+
+    ps_symbols__kernel_extent(ps_resolver__symbols(x->res), &start, &end);
+    stamp[0] = x->nr_records;
+    stamp[1] = (uint64_t)x->last[T_SYMBOL];
+    stamp[2] = start;
+    stamp[3] = end;
+}
+
+/* the frames of smp's chain, resolved one per raw entry */
+static int one_per_entry(const ps_sample *smp, uint64_t branch_sample_type, unsigned max_stack)
+{
+    return !((branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+             (smp->sample_type & PERF_SAMPLE_BRANCH_STACK)) &&
+           !ps_unwind__wanted(smp) && smp->nr_callchain <= max_stack;
+}
+
+/*
+ * The frames of smp's chain that c's last one does not answer for: into
+ * *frames (leaf first), their number returned; *keep gets the number of
+ * c's links (root first) that are this chain's too.
+ */
+static size_t chain_frames(sqx *x, walk *w, const ps_event *ev, sqch *c, int plain,
+                           const uint64_t *stamp, const ps_frame **frames, size_t *keep)
+{
+    const ps_sample *smp = &ev->u.sample;
+    uint64_t bst = ev->evsel->attr.branch_sample_type;
+    size_t n = 0, s = smp->nr_callchain;
+    ps_sample leaf;
+
+    *keep = 0;
+    if (plain)
+        s = sqch_shared(c, smp->callchain, smp->nr_callchain, stamp, keep);
+    if (s == smp->nr_callchain)
+        return ps_resolver__frames(x->res, smp, bst, walk_max_stack(w), frames);
+    leaf = *smp;
+    leaf.nr_callchain = s;
+    if (s > 0 && (n = ps_resolver__frames(x->res, &leaf, bst, walk_max_stack(w), frames)) == 0) {
+        /* markers alone, or one perf rejects (then it drops the chain) */
+        *keep = 0;
+        return ps_resolver__frames(x->res, smp, bst, walk_max_stack(w), frames);
+    }
+    return n;
 }
 
 /* call_path_from_sample(): the chain root first into the tree; its leaf */
 static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev)
 {
     const ps_sample *smp = &ev->u.sample;
-    chain *c = &x->chains[(smp->tid * 0x9e3779b1u) >> 26];   /* CHAIN_SLOTS = 2^6 */
+    sqch *c = sqch_of(&x->chains, smp->pid, smp->tid);
+    int plain = one_per_entry(smp, ev->evsel->attr.branch_sample_type, walk_max_stack(w));
+    uint64_t stamp[SQCH_STAMP] = { 0 }, after[SQCH_STAMP] = { 0 };
     const ps_frame *frames;
     int64_t cp;
-    size_t i, d, n, same;
+    size_t i, d, n, keep;
 
     if (!walk_use_callchain(w) || !(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
         return 0;
-    n = ps_resolver__frames(x->res, smp, ev->evsel->attr.branch_sample_type,
-                            walk_max_stack(w), &frames);
-    if (n == 0)
+    if (plain)
+        chain_stamp(x, stamp);
+    n = chain_frames(x, w, ev, c, plain, stamp, &frames, &keep);
+    if (n + keep == 0) {
+        c->nr = c->nr_raw = 0;
         return 0;
+    }
     if (x->root_path == 0 && (x->root_path = call_path(x, 0, 0, 0)) < 0)
         return -1;
-    if (c->tid != smp->tid || c->l == NULL)
-        c->nr = 0;
-    c->tid = smp->tid;
-    if (ps_grow((void **)&c->l, &c->cap, n, sizeof(chain_link)) < 0)
+    if (sqch_reserve(c, keep + n) < 0)
         return oom(x);
-    for (same = d = 0; d < n && d < c->nr && link_matches(x, &c->l[d], &frames[n - 1 - d]); d++)
-        same++;
-    cp = same > 0 ? c->l[same - 1].cp : x->root_path;
-    for (d = same, i = n - same; i-- > 0; d++)
-        if ((cp = chain_step(x, c, d, &frames[i], cp)) < 0) {
-            c->nr = 0;
+    for (d = keep; d < keep + n && d < c->nr && link_matches(x, &c->l[d], &frames[keep + n - 1 - d]);)
+        d++;
+    cp = d > 0 ? c->l[d - 1].cp : x->root_path;
+    for (c->nr = 0, i = keep + n - d; i-- > 0; d++)
+        if ((cp = chain_step(x, c, d, &frames[i], cp)) < 0)
             return -1;
-        }
-    c->nr = n;
+    c->nr = keep + n;
+    /* the answers hold for the next sample only if nothing changed while
+     * they were made */
+    if (plain)
+        chain_stamp(x, after);
+    if (sqch_set_raw(c, smp->callchain, plain && memcmp(stamp, after, sizeof(after)) == 0
+                                        ? smp->nr_callchain : 0, stamp) < 0)
+        return oom(x);
     return cp;
 }
 
@@ -761,6 +808,8 @@ int sqx_record(sqx *x, walk *w, const ps_event *ev)
     int64_t th[2] = { 0, 0 }, comm[2] = { 0, 0 };
     int idle[2] = { 0, 0 }, a = out ? 0 : 1;
 
+    if (ev->type != PS_RECORD_FINISHED_ROUND)
+        x->nr_records++;        /* the chains' answers may not hold (sample_call_path()) */
     if (ev->type == PERF_RECORD_FORK)
         return note_fork(x, ev);
     if (ev->type != PERF_RECORD_SWITCH && ev->type != PERF_RECORD_SWITCH_CPU_WIDE)
