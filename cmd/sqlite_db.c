@@ -139,6 +139,9 @@ int sqdb_open(sqdb *d, const char *cmd, const char *path, int append, int force)
     d->is_new = !(exists && append);
     if (make_tmp(d, !d->is_new, &st) < 0)
         goto fail;
+    /* no counting of SQLite's memory, and the mutex taken for it at every
+     * allocation: nothing here asks (an error only when SQLite is in use) */
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     if (sqlite3_open_v2(d->tmp, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
                         NULL) != SQLITE_OK) {
         db_error(d, "cannot open");
@@ -209,6 +212,31 @@ sqlite3_stmt *sqdb_prepare(sqdb *d, const char *sql)
     if (sqlite3_prepare_v3(d->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK)
         db_error(d, sql);
     return st;
+}
+
+int sqdb_batch(sqdb *d, sqlite3_stmt *st, const char *insert, unsigned n)
+{
+    const char *row = strstr(insert, "VALUES (");
+    size_t head, len;
+    sqlite3_stmt *many;
+    char *sql, *p;
+    unsigned i;
+
+    if (row == NULL)
+        return db_error(d, "a batch needs INSERT ... VALUES (...) (a bug)");
+    row += strlen("VALUES ");
+    head = (size_t)(row - insert);
+    len = strlen(row);
+    if ((sql = p = malloc(head + n * (len + 1) + 1)) == NULL)
+        return db_error(d, "out of memory");
+    memcpy(p, insert, head);
+    for (p += head, i = 0; i < n; i++, p += len + 1) {
+        memcpy(p, row, len);
+        p[len] = i + 1 < n ? ',' : '\0';
+    }
+    many = sqdb_prepare(d, sql);
+    free(sql);
+    return many != NULL ? sqq_batch(d->q, st, many, n) : -1;
 }
 
 static int64_t one_int(sqdb *d, const char *sql, int *missing)

@@ -38,6 +38,12 @@ int  sqdb_section(sqdb *d, const char *name);
 int  sqdb_exec(sqdb *d, const char *sql);
 /** Prepare a statement kept for the run. NULL on error (printed). */
 sqlite3_stmt *sqdb_prepare(sqdb *d, const char *sql);
+/**
+ * Rows of st, the statement insert ("INSERT ... VALUES (...)"), go into the
+ * database n at a time where they follow each other (sqq_batch()): one
+ * statement of n rows instead of n. 0, or -1 (printed).
+ */
+int  sqdb_batch(sqdb *d, sqlite3_stmt *st, const char *insert, unsigned n);
 /** A table rows go into: its name and INSERT statement. */
 typedef struct sqdb_table { const char *name, *insert; } sqdb_table;
 /**

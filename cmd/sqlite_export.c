@@ -108,6 +108,9 @@ static const sqdb_table tables[NR_TABLES] = {
                         "INSERT INTO context_switches VALUES (?,?,?,?,?,?,?,?,?)" },
 };
 
+/* samples rows go in this many at a time (sqdb_batch()) */
+#define SAMPLE_BATCH 16
+
 /*
  * The ids of recent frames, as frame_ids() found them: most frames are
  * answered here without the dsos and symbols maps. A frame with a symbol is
@@ -160,7 +163,8 @@ sqx *sqx_new(sqdb *d, const char *symfs)
     x->d = d;
     x->symfs = symfs ? symfs : "";
     x->memo = calloc((size_t)1 << MEMO_BITS, sizeof(*x->memo));   /* NULL: slower */
-    if (sqdb_prepare_tables(d, tables, NR_TABLES, x->st, x->last) < 0) {
+    if (sqdb_prepare_tables(d, tables, NR_TABLES, x->st, x->last) < 0 ||
+        sqdb_batch(d, x->st[T_SAMPLE], tables[T_SAMPLE].insert, SAMPLE_BATCH) < 0) {
         sqx_free(x);
         return NULL;
     }

@@ -15,6 +15,7 @@
 
 #define CHUNK_SIZE  (1u << 20)
 #define MAX_CHUNKS  8           /* how far the writer may fall behind */
+#define MAX_BATCHES 4
 
 typedef struct chunk {
     struct chunk *next;
@@ -30,8 +31,16 @@ typedef struct row_head {
     uint64_t      nulls;        /* bit i: value i is NULL */
 } row_head;
 
+/* b.n rows of b.one in a row run as one statement b.many (sqq_batch()) */
+typedef struct batch {
+    sqlite3_stmt *one, *many;
+    unsigned      n;
+} batch;
+
 struct sqq {
     sqlite3        *db;
+    batch           batches[MAX_BATCHES];       /* set while the writer waits */
+    unsigned        nr_batches;
     void          (*err_fn)(void *ctx, const char *what);
     void           *ctx;
     linebuf         row;        /* the row being built */
@@ -70,8 +79,9 @@ static int bind(sqlite3_stmt *st, int col, const char **p)
     return rc;
 }
 
-/* a row of integers and NULLs (row_head.ints) */
-static int bind_ints(const row_head *h, const char **p)
+/* a row of integers and NULLs (row_head.ints) into st's parameters from
+ * col on */
+static int bind_ints(sqlite3_stmt *st, int col, const row_head *h, const char **p)
 {
     int64_t v;
     uint32_t i;
@@ -79,36 +89,94 @@ static int bind_ints(const row_head *h, const char **p)
 
     for (i = 0; i < h->nr && rc == SQLITE_OK; i++, *p += 8) {
         if ((h->nulls >> i) & 1) {
-            rc = sqlite3_bind_null(h->st, (int)i + 1);
+            rc = sqlite3_bind_null(st, col + (int)i);
         } else {
             memcpy(&v, *p, 8);
-            rc = sqlite3_bind_int64(h->st, (int)i + 1, v);
+            rc = sqlite3_bind_int64(st, col + (int)i, v);
         }
     }
     return rc;
+}
+
+static int bind_row(const row_head *h, const char **p)
+{
+    uint32_t i;
+    int rc = SQLITE_OK;
+
+    if ((int)h->nr < sqlite3_bind_parameter_count(h->st))
+        sqlite3_clear_bindings(h->st);          /* the rest are NULL */
+    if (h->ints)
+        return bind_ints(h->st, 1, h, p);
+    for (i = 0; i < h->nr && rc == SQLITE_OK; i++)
+        rc = bind(h->st, (int)i + 1, p);
+    return rc;
+}
+
+static int step(sqlite3_stmt *st, int rc)
+{
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc;
+}
+
+/* The batch the rows at p start, when there are enough of them in a row
+ * (all integers, as many as the first has): its bytes, else 0. */
+static size_t batch_len(const sqq *q, const char *p, const char *end, const batch **b)
+{
+    const char *s = p;
+    row_head h, first;
+    unsigned i, k;
+
+    memcpy(&first, p, sizeof(first));
+    for (i = 0; i < q->nr_batches && q->batches[i].one != first.st; i++)
+        ;
+    if (i == q->nr_batches || !first.ints)
+        return 0;
+    *b = &q->batches[i];
+    for (k = 0; k < (*b)->n; k++, p += h.len) {
+        if (p >= end)
+            return 0;
+        memcpy(&h, p, sizeof(h));
+        if (h.st != first.st || !h.ints || h.nr != first.nr)
+            return 0;
+    }
+    return (size_t)(p - s);
+}
+
+/* the rows of a batch (batch_len()) as one statement */
+static int run_batch(const batch *b, const char *p)
+{
+    row_head h;
+    unsigned k;
+    int rc = SQLITE_OK;
+
+    for (k = 0; k < b->n && rc == SQLITE_OK; k++) {
+        memcpy(&h, p, sizeof(h));
+        p += sizeof(h);
+        rc = bind_ints(b->many, 1 + (int)(k * h.nr), &h, &p);
+    }
+    return step(b->many, rc);
 }
 
 /* bind and step each row of data; -1 at the first that fails (reported) */
 static int run_rows(sqq *q, const char *data, size_t len)
 {
     const char *p = data, *end = data + len;
+    const batch *b;
     row_head h;
-    uint32_t i;
+    size_t n;
     int rc;
 
     while (p < end) {
-        memcpy(&h, p, sizeof(h));
-        p += sizeof(h);
-        if ((int)h.nr < sqlite3_bind_parameter_count(h.st))
-            sqlite3_clear_bindings(h.st);       /* the rest are NULL */
-        if (h.ints)
-            rc = bind_ints(&h, &p);
-        else
-            for (i = 0, rc = SQLITE_OK; i < h.nr && rc == SQLITE_OK; i++)
-                rc = bind(h.st, (int)i + 1, &p);
-        if (rc == SQLITE_OK)
-            rc = sqlite3_step(h.st);
-        sqlite3_reset(h.st);
+        if (q->nr_batches > 0 && (n = batch_len(q, p, end, &b)) > 0) {
+            rc = run_batch(b, p);
+            p += n;
+        } else {
+            memcpy(&h, p, sizeof(h));
+            p += sizeof(h);
+            rc = step(h.st, bind_row(&h, &p));
+        }
         if (rc != SQLITE_DONE) {
             q->err_fn(q->ctx, "cannot insert");
             return -1;
@@ -201,6 +269,15 @@ static int next_chunk(sqq *q)
         return -1;
     c->len = 0;
     q->cur = c;
+    return 0;
+}
+
+int sqq_batch(sqq *q, sqlite3_stmt *one, sqlite3_stmt *many, unsigned n)
+{
+    if (sqq_sync(q) < 0)
+        return -1;
+    if (q->nr_batches < MAX_BATCHES && n > 1)
+        q->batches[q->nr_batches++] = (batch){ one, many, n };
     return 0;
 }
 

@@ -45,6 +45,15 @@ int  sqq_end(sqq *q);
  * one copy. 0, or -1 as sqq_end(). */
 int  sqq_ints(sqq *q, sqlite3_stmt *st, const int64_t *v, unsigned n, uint64_t nulls);
 
+/**
+ * Have n rows of integers of one that follow each other run as one
+ * statement many, which inserts them all (`INSERT ... VALUES (...), ...`,
+ * each row's values in turn): SQLite's work per statement is then done
+ * once for them. Call with nothing queued for one yet. 0, or -1 when an
+ * earlier row failed.
+ */
+int  sqq_batch(sqq *q, sqlite3_stmt *one, sqlite3_stmt *many, unsigned n);
+
 /** Wait until every row is written. 0, or -1 when one failed (reported). */
 int  sqq_sync(sqq *q);
 
