@@ -21,6 +21,8 @@ typedef struct sqdb {
     int         is_new;         /* no database was there before (no --append) */
     sqq        *q;              /* owned: inserts go through it (sqdb_row());
                                    whatever else uses db calls sqdb_sync() */
+    int         wb_fd;          /* owned: tmp, for writeback (-1: none) */
+    unsigned    nr_chunks;      /* the writer thread's: chunks it wrote */
 } sqdb;
 
 /**

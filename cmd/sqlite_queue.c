@@ -42,6 +42,7 @@ struct sqq {
     batch           batches[MAX_BATCHES];       /* set while the writer waits */
     unsigned        nr_batches;
     void          (*err_fn)(void *ctx, const char *what);
+    void          (*chunk_fn)(void *ctx);
     void           *ctx;
     linebuf         row;        /* the row being built */
     uint32_t        nr;         /* its values so far */
@@ -204,6 +205,8 @@ static void *writer_main(void *arg)
         pthread_mutex_unlock(&q->mu);
         if (!failed && run_rows(q, c->data, c->len) < 0)
             failed = 1;
+        if (!failed && q->chunk_fn != NULL)
+            q->chunk_fn(q->ctx);
         pthread_mutex_lock(&q->mu);
         q->failed |= failed;
         c->len = 0;
@@ -218,7 +221,8 @@ static void *writer_main(void *arg)
 
 /* --- the reader --------------------------------------------------------------- */
 
-sqq *sqq_new(sqlite3 *db, void (*err_fn)(void *ctx, const char *what), void *ctx)
+sqq *sqq_new(sqlite3 *db, void (*err_fn)(void *ctx, const char *what),
+             void (*chunk_fn)(void *ctx), void *ctx)
 {
     sqq *q = calloc(1, sizeof(*q));
 
@@ -226,6 +230,7 @@ sqq *sqq_new(sqlite3 *db, void (*err_fn)(void *ctx, const char *what), void *ctx
         return NULL;
     q->db = db;
     q->err_fn = err_fn;
+    q->chunk_fn = chunk_fn;
     q->ctx = ctx;
     pthread_mutex_init(&q->mu, NULL);
     pthread_cond_init(&q->work, NULL);

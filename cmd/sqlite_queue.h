@@ -21,9 +21,11 @@
 typedef struct sqq sqq;
 
 /** A queue writing into db; err_fn(ctx, what) reports a failed insert
- * (from the writer thread; what NULL: out of memory). NULL when out of
- * memory. */
-sqq *sqq_new(sqlite3 *db, void (*err_fn)(void *ctx, const char *what), void *ctx);
+ * (from the writer thread; what NULL: out of memory); chunk_fn(ctx), if
+ * not NULL, is called by the writer thread after each chunk of rows it
+ * wrote. NULL when out of memory. */
+sqq *sqq_new(sqlite3 *db, void (*err_fn)(void *ctx, const char *what),
+             void (*chunk_fn)(void *ctx), void *ctx);
 /** Write what is queued, stop the thread. Accepts NULL. */
 void sqq_free(sqq *q);
 
