@@ -68,17 +68,20 @@ static void insert_error(void *ctx, const char *what)
 }
 
 /*
- * After every few chunks of rows, from the writer thread: have the kernel
- * start writing what SQLite has written so far (sync_file_range() returns
- * without waiting), so that the fsync() before the rename
- * (sqdb_commit()) finds little left to do.
+ * After every 8 MB of queued rows (a few MB of file), from the writer
+ * thread: have the kernel start writing what SQLite has written so far
+ * (sync_file_range() returns without waiting), so that the fsync() before
+ * the rename (sqdb_commit()) finds little left to do.
  */
-static void wrote_chunk(void *ctx)
+static void wrote_chunk(void *ctx, size_t bytes)
 {
     sqdb *d = ctx;
 
-    if (d->wb_fd >= 0 && ++d->nr_chunks % 8 == 0)
+    d->wb_bytes += bytes;
+    if (d->wb_fd >= 0 && d->wb_bytes >= ((size_t)8 << 20)) {
+        d->wb_bytes = 0;
         sync_file_range(d->wb_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+    }
 }
 
 int sqdb_sync(sqdb *d)

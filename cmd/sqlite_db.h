@@ -22,7 +22,7 @@ typedef struct sqdb {
     sqq        *q;              /* owned: inserts go through it (sqdb_row());
                                    whatever else uses db calls sqdb_sync() */
     int         wb_fd;          /* owned: tmp, for writeback (-1: none) */
-    unsigned    nr_chunks;      /* the writer thread's: chunks it wrote */
+    size_t      wb_bytes;       /* the writer thread's: rows since writeback */
 } sqdb;
 
 /**

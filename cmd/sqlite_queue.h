@@ -6,7 +6,7 @@
  *
  * A row is its prepared statement and its values, copied into a chunk;
  * full chunks go to the thread, which binds and steps them in order. At
- * most SQQ_CHUNKS chunks exist, so memory stays flat: the reader waits
+ * most MAX_CHUNKS chunks exist, so memory stays flat: the reader waits
  * when the writer is that far behind. Only the thread uses the connection
  * while rows are queued; sqq_sync() waits for it to be done before anyone
  * else may. Without a thread (it could not start) rows run at once.
@@ -21,11 +21,11 @@
 typedef struct sqq sqq;
 
 /** A queue writing into db; err_fn(ctx, what) reports a failed insert
- * (from the writer thread; what NULL: out of memory); chunk_fn(ctx), if
- * not NULL, is called by the writer thread after each chunk of rows it
- * wrote. NULL when out of memory. */
+ * (from the writer thread; what NULL: out of memory); chunk_fn(ctx, bytes),
+ * if not NULL, is called by the writer thread after each chunk of rows it
+ * wrote (bytes: the chunk's). NULL when out of memory. */
 sqq *sqq_new(sqlite3 *db, void (*err_fn)(void *ctx, const char *what),
-             void (*chunk_fn)(void *ctx), void *ctx);
+             void (*chunk_fn)(void *ctx, size_t bytes), void *ctx);
 /** Write what is queued, stop the thread. Accepts NULL. */
 void sqq_free(sqq *q);
 
