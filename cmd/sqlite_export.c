@@ -128,8 +128,28 @@ typedef struct frame_memo {
     int64_t       dso_id, sym_id, nr_syms;
 } frame_memo;
 
+/* A call path's last child looked up (call_path()): a node's children
+ * repeat, and this small array stays in cache where the paths map, keyed
+ * on all three words, does not */
+typedef struct path_memo {
+    int64_t  sym_id, child;         /* child 0: none */
+    uint64_t ip;
+} path_memo;
+
+/* The last sample's thread and comm ids, per thread (sample_threads()) */
+#define THREAD_MEMOS 16
+typedef struct thread_memo {
+    uint32_t pid, tid;
+    uint64_t nr_records;
+    size_t   nr_threads;
+    int      comm_exec;
+    long     t;                     /* -1: none */
+    int64_t  comm_id;
+} thread_memo;
+
 struct sqx {
     sqdb         *d;
+    thread_memo   last_thread[THREAD_MEMOS];    /* by tid */
     frame_memo   *memo;             /* owned; NULL: none */
     sqch_set      chains;           /* each thread's last call chain */
     uint64_t      nr_records;       /* those that may change what an address is */
@@ -149,12 +169,16 @@ struct sqx {
     k3map         dsos;             /* dso name pointer -> dsos.id */
     k3map         syms;             /* symbol key -> symbols.id */
     k3map         paths;            /* (parent, symbol, ip) -> call_paths.id */
+    path_memo    *children;         /* owned: by parent id - path_base */
+    size_t        nr_children;
+    int64_t       path_base;        /* call_paths ids made here are above it */
     k3map         fork_time;        /* forked thread -> its FORK's sample time */
 };
 
 sqx *sqx_new(sqdb *d, const char *symfs)
 {
     sqx *x = calloc(1, sizeof(*x));
+    size_t i;
 
     if (x == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", d->cmd);
@@ -163,6 +187,9 @@ sqx *sqx_new(sqdb *d, const char *symfs)
     x->d = d;
     x->symfs = symfs ? symfs : "";
     x->memo = calloc((size_t)1 << MEMO_BITS, sizeof(*x->memo));   /* NULL: slower */
+    for (i = 0; i < THREAD_MEMOS; i++)
+        x->last_thread[i].t = -1;
+    x->path_base = -1;
     if (sqdb_prepare_tables(d, tables, NR_TABLES, x->st, x->last) < 0 ||
         sqdb_batch(d, x->st[T_SAMPLE], tables[T_SAMPLE].insert, SAMPLE_BATCH) < 0) {
         sqx_free(x);
@@ -185,6 +212,7 @@ void sqx_free(sqx *x)
     free(x->dsos.e);
     free(x->syms.e);
     free(x->paths.e);
+    free(x->children);
     free(x->fork_time.e);
     free(x->memo);
     sqch_free(&x->chains);
@@ -553,16 +581,41 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
 
 /* --- call paths ------------------------------------------------------------------ */
 
+/* parent's entry in x->children; NULL when it has none (out of memory) */
+static path_memo *children_of(sqx *x, int64_t parent)
+{
+    size_t i, n = x->nr_children;
+
+    if (x->path_base < 0)
+        x->path_base = x->last[T_CALL_PATH];
+    if (parent <= x->path_base)
+        return NULL;
+    i = (size_t)(parent - x->path_base);
+    if (i >= n) {
+        if (ps_grow((void **)&x->children, &x->nr_children, i + 1, sizeof(path_memo)) < 0)
+            return NULL;
+        memset(x->children + n, 0, (x->nr_children - n) * sizeof(path_memo));
+    }
+    return &x->children[i];
+}
+
 static int64_t call_path(sqx *x, int64_t parent, int64_t sym_id, uint64_t ip)
 {
-    int64_t id = k3_get(&x->paths, (uint64_t)parent, (uint64_t)sym_id, ip);
+    path_memo *m = children_of(x, parent);
+    int64_t id;
 
-    if (id != 0)
-        return id;
-    id = next_id(x, T_CALL_PATH);
-    if (k3_put(&x->paths, (uint64_t)parent, (uint64_t)sym_id, ip, id) < 0)
-        return oom(x);
-    return sqdb_row(x->d, x->st[T_CALL_PATH], "iiiu", id, parent, sym_id, ip) < 0 ? -1 : id;
+    if (m != NULL && m->child != 0 && m->sym_id == sym_id && m->ip == ip)
+        return m->child;
+    if ((id = k3_get(&x->paths, (uint64_t)parent, (uint64_t)sym_id, ip)) == 0) {
+        id = next_id(x, T_CALL_PATH);
+        if (k3_put(&x->paths, (uint64_t)parent, (uint64_t)sym_id, ip, id) < 0)
+            return oom(x);
+        if (sqdb_row(x->d, x->st[T_CALL_PATH], "iiiu", id, parent, sym_id, ip) < 0)
+            return -1;
+    }
+    if ((m = children_of(x, parent)) != NULL)      /* it may have moved */
+        *m = (path_memo){ sym_id, id, ip };
+    return id;
 }
 
 /*
@@ -732,6 +785,31 @@ static void update_comm_exec(sqx *x, ps_session *s)
         x->comm_exec = ps_attr_flag(&ps_session_evsel(s, i)->attr, PS_ATTR_COMM_EXEC);
 }
 
+/*
+ * The sample's thread (index) and its comms.id, with their rows exported.
+ * The answers for the last sample hold for the next one of the same
+ * thread while no record came (threads, comms), no thread was made and
+ * comm_exec is as it was: then nothing is exported either.
+ */
+static int sample_threads(sqx *x, uint32_t pid, uint32_t tid, long *t, int64_t *comm_id)
+{
+    thread_memo *m = &x->last_thread[tid % THREAD_MEMOS];
+    long main;
+
+    if (m->t >= 0 && m->pid == pid && m->tid == tid && m->nr_records == x->nr_records &&
+        m->nr_threads == x->nr_threads && m->comm_exec == x->comm_exec) {
+        *t = m->t;
+        *comm_id = m->comm_id;
+        return 0;
+    }
+    m->t = -1;
+    if ((*t = sample_thread(x, pid, tid)) < 0 || (main = main_thread(x, *t)) == -1 ||
+        export_threads(x, *t, main, comm_id) < 0)
+        return -1;
+    *m = (thread_memo){ pid, tid, x->nr_records, x->nr_threads, x->comm_exec, *t, *comm_id };
+    return 0;
+}
+
 int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t period,
                int64_t *sample_id)
 {
@@ -739,13 +817,12 @@ int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t 
     unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
     int64_t evsel_id, comm_id, dso_id, sym_id, to_dso = 0, to_sym = 0, cp, id;
     uint64_t off, to_off = 0, weight = smp->weight;
-    long t, main;
+    long t;
     ps_frame f;
 
     update_comm_exec(x, walk_session(w));
     if ((evsel_id = export_evsel(x, e)) < 0 || sqx_machine_id(x) < 0 ||
-        (t = sample_thread(x, smp->pid, smp->tid)) < 0 ||
-        (main = main_thread(x, t)) == -1 || export_threads(x, t, main, &comm_id) < 0)
+        sample_threads(x, smp->pid, smp->tid, &t, &comm_id) < 0)
         return -1;
     id = *sample_id = next_id(x, T_SAMPLE);
     ps_resolver__addr(x->res, smp->pid, smp->tid, smp->time, cpumode, smp->ip, &f);
