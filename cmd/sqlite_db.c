@@ -337,7 +337,12 @@ static int int_row(sqdb *d, sqlite3_stmt *st, const char *types, va_list ap)
             break;
         }
     }
-    return sqq_ints(d->q, st, v, i, nulls);
+    return sqdb_ints(d, st, v, i, nulls);
+}
+
+int sqdb_ints(sqdb *d, sqlite3_stmt *st, const int64_t *v, unsigned n, uint64_t nulls)
+{
+    return sqq_ints(d->q, st, v, n, nulls);
 }
 
 int sqdb_row(sqdb *d, sqlite3_stmt *st, const char *types, ...)

@@ -68,6 +68,9 @@ int  sqdb_empty(sqdb *d, const char *table);
  * an earlier row failed (printed).
  */
 int  sqdb_row(sqdb *d, sqlite3_stmt *st, const char *types, ...);
+/** A row of n (at most 64) integers v[i], NULL where bit i of nulls is
+ * set: sqdb_row() without the type letters. 0, or -1 as sqdb_row(). */
+int  sqdb_ints(sqdb *d, sqlite3_stmt *st, const int64_t *v, unsigned n, uint64_t nulls);
 
 /** Drop the empty tables export-to-sqlite drops, commit, close, rename. 0/-1 */
 int  sqdb_commit(sqdb *d);

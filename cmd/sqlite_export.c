@@ -836,15 +836,20 @@ int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t 
     }
     if (smp->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
         weight &= 0xffffffff;           /* perf keeps var1_dw as the weight */
-    return sqdb_row(x->d, x->st[T_SAMPLE], "iiiiiiiuuudiiuuuuuui",
-                    id, evsel_id, x->machine_id, x->threads[t].id, comm_id, dso_id, sym_id,
-                    off, smp->ip,
-                    (smp->sample_type & PERF_SAMPLE_TIME) ? smp->time : UINT64_MAX,
-                    (int)smp->cpu, to_dso, to_sym, to_off, smp->addr, period, weight,
-                    smp->transaction,
-                    (smp->sample_type & PERF_SAMPLE_DATA_SRC) ? smp->data_src
-                                                              : PERF_MEM_DATA_SRC_NONE,
-                    cp);
+    {
+        int64_t v[] = {
+            id, evsel_id, x->machine_id, x->threads[t].id, comm_id, dso_id, sym_id,
+            (int64_t)off, (int64_t)smp->ip,
+            (smp->sample_type & PERF_SAMPLE_TIME) ? (int64_t)smp->time : -1,
+            (int)smp->cpu, to_dso, to_sym, (int64_t)to_off, (int64_t)smp->addr,
+            (int64_t)period, (int64_t)weight, (int64_t)smp->transaction,
+            (smp->sample_type & PERF_SAMPLE_DATA_SRC) ? (int64_t)smp->data_src
+                                                      : PERF_MEM_DATA_SRC_NONE,
+            cp
+        };
+
+        return sqdb_ints(x->d, x->st[T_SAMPLE], v, sizeof(v) / sizeof(v[0]), 0);
+    }
 }
 
 /* --- context switches -------------------------------------------------------------- */
