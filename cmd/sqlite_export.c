@@ -671,7 +671,8 @@ static void chain_stamp(const sqx *x, uint64_t *stamp)
     stamp[3] = end;
 }
 
-/* the frames of smp's chain, resolved one per raw entry */
+/* 1 when smp's chain resolves to a frame per raw entry (but its context
+ * markers), none added (LBR, unwinding) and none dropped (max_stack) */
 static int one_per_entry(const ps_sample *smp, uint64_t branch_sample_type, unsigned max_stack)
 {
     return !((branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
@@ -731,10 +732,13 @@ static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev)
         return -1;
     if (sqch_reserve(c, keep + n) < 0)
         return oom(x);
-    for (d = keep; d < keep + n && d < c->nr && link_matches(x, &c->l[d], &frames[keep + n - 1 - d]);)
-        d++;
+    /* frames[i] is at depth keep + n - 1 - i */
+    for (d = keep; d < keep + n && d < c->nr; d++)
+        if (!link_matches(x, &c->l[d], &frames[keep + n - 1 - d]))
+            break;
     cp = d > 0 ? c->l[d - 1].cp : x->root_path;
-    for (c->nr = 0, i = keep + n - d; i-- > 0; d++)
+    c->nr = c->nr_raw = 0;
+    for (i = keep + n - d; i-- > 0; d++)
         if ((cp = chain_step(x, c, d, &frames[i], cp)) < 0)
             return -1;
     c->nr = keep + n;
