@@ -67,6 +67,23 @@ static void insert_error(void *ctx, const char *what)
         fprintf(stderr, "perfsift %s: out of memory\n", d->cmd);
 }
 
+/*
+ * After every 8 MB of queued rows (a few MB of file), from the writer
+ * thread: have the kernel start writing what SQLite has written so far
+ * (sync_file_range() returns without waiting), so that the fsync() before
+ * the rename (sqdb_commit()) finds little left to do.
+ */
+static void wrote_chunk(void *ctx, size_t bytes)
+{
+    sqdb *d = ctx;
+
+    d->wb_bytes += bytes;
+    if (d->wb_fd >= 0 && d->wb_bytes >= ((size_t)8 << 20)) {
+        d->wb_bytes = 0;
+        sync_file_range(d->wb_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+    }
+}
+
 int sqdb_sync(sqdb *d)
 {
     return d->q != NULL ? sqq_sync(d->q) : 0;
@@ -125,6 +142,7 @@ int sqdb_open(sqdb *d, const char *cmd, const char *path, int append, int force)
     int exists = stat(path, &st) == 0;
 
     memset(d, 0, sizeof(*d));
+    d->wb_fd = -1;
     d->cmd = cmd;
     d->path = path;
     if (exists && S_ISDIR(st.st_mode)) {
@@ -139,6 +157,9 @@ int sqdb_open(sqdb *d, const char *cmd, const char *path, int append, int force)
     d->is_new = !(exists && append);
     if (make_tmp(d, !d->is_new, &st) < 0)
         goto fail;
+    /* no counting of SQLite's memory, and the mutex taken for it at every
+     * allocation: nothing here asks (an error only when SQLite is in use) */
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     if (sqlite3_open_v2(d->tmp, &d->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
                         NULL) != SQLITE_OK) {
         db_error(d, "cannot open");
@@ -146,13 +167,19 @@ int sqdb_open(sqdb *d, const char *cmd, const char *path, int append, int force)
     }
     if (!d->is_new && sqdb_max_id(d, "samples") < 0)
         goto fail;      /* not a database this command wrote */
+    /* the file is new to this process and nobody else's until renamed */
     if (sqdb_exec(d, "PRAGMA journal_mode = OFF") < 0 ||
         sqdb_exec(d, "PRAGMA synchronous = OFF") < 0 ||
-        /* pages stay in memory until the commit writes them in one go */
-        sqdb_exec(d, "PRAGMA cache_size = -16384") < 0 ||
+        sqdb_exec(d, "PRAGMA locking_mode = EXCLUSIVE") < 0 ||
+        sqdb_exec(d, "PRAGMA temp_store = MEMORY") < 0 ||
+        /* rows are appended: a page is done once full, so a small cache
+         * writes it then, from the writer thread, and leaves little for
+         * the commit (at the end, when nothing else runs) */
+        sqdb_exec(d, "PRAGMA cache_size = -4096") < 0 ||
         sqdb_exec(d, "BEGIN") < 0)
         goto fail;
-    if ((d->q = sqq_new(d->db, insert_error, d)) == NULL) {
+    d->wb_fd = open(d->tmp, O_RDONLY | O_CLOEXEC);     /* -1: no early writeback */
+    if ((d->q = sqq_new(d->db, insert_error, wrote_chunk, d)) == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         goto fail;
     }
@@ -211,6 +238,31 @@ sqlite3_stmt *sqdb_prepare(sqdb *d, const char *sql)
     return st;
 }
 
+int sqdb_batch(sqdb *d, sqlite3_stmt *st, const char *insert, unsigned n)
+{
+    const char *row = strstr(insert, "VALUES (");
+    size_t head, len;
+    sqlite3_stmt *many;
+    char *sql, *p;
+    unsigned i;
+
+    if (row == NULL)
+        return db_error(d, "a batch needs INSERT ... VALUES (...) (a bug)");
+    row += strlen("VALUES ");
+    head = (size_t)(row - insert);
+    len = strlen(row);
+    if ((sql = p = malloc(head + n * (len + 1) + 1)) == NULL)
+        return db_error(d, "out of memory");
+    memcpy(p, insert, head);
+    for (p += head, i = 0; i < n; i++, p += len + 1) {
+        memcpy(p, row, len);
+        p[len] = i + 1 < n ? ',' : '\0';
+    }
+    many = sqdb_prepare(d, sql);
+    free(sql);
+    return many != NULL ? sqq_batch(d->q, st, many, n) : -1;
+}
+
 static int64_t one_int(sqdb *d, const char *sql, int *missing)
 {
     sqlite3_stmt *st = NULL;
@@ -262,14 +314,51 @@ int sqdb_empty(sqdb *d, const char *table)
     return missing ? -1 : n == 0;
 }
 
+/* sqdb_row() of a row with no text or blob: the integers in one go */
+static int int_row(sqdb *d, sqlite3_stmt *st, const char *types, va_list ap)
+{
+    int64_t v[64];
+    uint64_t nulls = 0, u;
+    unsigned i;
+
+    for (i = 0; types[i]; i++) {
+        switch (types[i]) {
+        case 'i': v[i] = va_arg(ap, int64_t); break;
+        case 'u': v[i] = (int64_t)va_arg(ap, uint64_t); break;
+        case 'd': v[i] = va_arg(ap, int); break;
+        case 'o':
+            u = va_arg(ap, uint64_t);
+            v[i] = (int64_t)u;
+            nulls |= (uint64_t)(u == UINT64_MAX) << i;
+            break;
+        default:        /* 'n' */
+            v[i] = 0;
+            nulls |= (uint64_t)1 << i;
+            break;
+        }
+    }
+    return sqdb_ints(d, st, v, i, nulls);
+}
+
+int sqdb_ints(sqdb *d, sqlite3_stmt *st, const int64_t *v, unsigned n, uint64_t nulls)
+{
+    return sqq_ints(d->q, st, v, n, nulls);
+}
+
 int sqdb_row(sqdb *d, sqlite3_stmt *st, const char *types, ...)
 {
     va_list ap;
     const char *t, *s;
     uint64_t v;
+    int rc;
 
-    sqq_start(d->q, st);
     va_start(ap, types);
+    if (strlen(types) <= 64 && strspn(types, "iudon") == strlen(types)) {
+        rc = int_row(d, st, types, ap);
+        va_end(ap);
+        return rc;
+    }
+    sqq_start(d->q, st);
     for (t = types; *t; t++) {
         switch (*t) {
         case 'i': sqq_int(d->q, va_arg(ap, int64_t)); break;
@@ -337,6 +426,9 @@ static void close_db(sqdb *d)
 
     sqq_free(d->q);             /* its thread stops before the statements go */
     d->q = NULL;
+    if (d->wb_fd >= 0)
+        close(d->wb_fd);
+    d->wb_fd = -1;
     if (d->db == NULL)
         return;
     while ((st = sqlite3_next_stmt(d->db, NULL)) != NULL)

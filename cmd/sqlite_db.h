@@ -21,6 +21,8 @@ typedef struct sqdb {
     int         is_new;         /* no database was there before (no --append) */
     sqq        *q;              /* owned: inserts go through it (sqdb_row());
                                    whatever else uses db calls sqdb_sync() */
+    int         wb_fd;          /* owned: tmp, for writeback (-1: none) */
+    size_t      wb_bytes;       /* the writer thread's: rows since writeback */
 } sqdb;
 
 /**
@@ -38,6 +40,12 @@ int  sqdb_section(sqdb *d, const char *name);
 int  sqdb_exec(sqdb *d, const char *sql);
 /** Prepare a statement kept for the run. NULL on error (printed). */
 sqlite3_stmt *sqdb_prepare(sqdb *d, const char *sql);
+/**
+ * Rows of st, the statement insert ("INSERT ... VALUES (...)"), go into the
+ * database n at a time where they follow each other (sqq_batch()): one
+ * statement of n rows instead of n. 0, or -1 (printed).
+ */
+int  sqdb_batch(sqdb *d, sqlite3_stmt *st, const char *insert, unsigned n);
 /** A table rows go into: its name and INSERT statement. */
 typedef struct sqdb_table { const char *name, *insert; } sqdb_table;
 /**
@@ -60,6 +68,9 @@ int  sqdb_empty(sqdb *d, const char *table);
  * an earlier row failed (printed).
  */
 int  sqdb_row(sqdb *d, sqlite3_stmt *st, const char *types, ...);
+/** A row of n (at most 64) integers v[i], NULL where bit i of nulls is
+ * set: sqdb_row() without the type letters. 0, or -1 as sqdb_row(). */
+int  sqdb_ints(sqdb *d, sqlite3_stmt *st, const int64_t *v, unsigned n, uint64_t nulls);
 
 /** Drop the empty tables export-to-sqlite drops, commit, close, rename. 0/-1 */
 int  sqdb_commit(sqdb *d);

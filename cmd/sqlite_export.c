@@ -22,10 +22,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "sqlite_chain.h"
 #include "sqlite_export.h"
 #include "../libparse/sym_buildid.h"
 #include "../libparse/sym_elf.h"
+#include "../libparse/symbols.h"
 #include "../libparse/symtree.h"
+#include "../libparse/unwind.h"
 
 #define NOW UINT64_MAX                  /* perf's view: the records so far */
 #define PERF_MEM_DATA_SRC_NONE 0x5080021
@@ -97,26 +100,59 @@ static const sqdb_table tables[NR_TABLES] = {
     [T_DSO]         = { "dsos", "INSERT INTO dsos VALUES (?,?,?,?,?)" },
     [T_SYMBOL]      = { "symbols", "INSERT INTO symbols VALUES (?,?,?,?,?,?)" },
     [T_CALL_PATH]   = { "call_paths", "INSERT INTO call_paths VALUES (?,?,?,?)" },
+    /* branch_type, in_tx, insn/cyc counts and flags come from decoding
+     * branch traces (Intel PT): always 0, not bound for every row */
     [T_SAMPLE]      = { "samples", "INSERT INTO samples VALUES "
-                                   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)" },
+                                   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,0,?,0,0,0)" },
     [T_SWITCH]      = { "context_switches",
                         "INSERT INTO context_switches VALUES (?,?,?,?,?,?,?,?,?)" },
 };
 
-/* The ids of the last frame seen with a symbol, by the symbol's (stable)
- * pointer: most call chain entries are found here without the dsos and
- * symbols maps (whose keys are the same pointers, so the answer is theirs). */
+/* samples rows go in this many at a time (sqdb_batch()) */
+#define SAMPLE_BATCH 16
+
+/*
+ * The ids of recent frames, as frame_ids() found them: most frames are
+ * answered here without the dsos and symbols maps. A frame with a symbol is
+ * known by the symbol's (stable) pointer, whose ids never change; one
+ * without by its dso, address and lookup address, whose "unknown" symbol
+ * depends on those made before, so its entry holds while no symbol was
+ * made since (nr_syms).
+ */
 #define MEMO_BITS 12
 
-typedef struct sym_memo {
+typedef struct frame_memo {
     const ps_sym *sym;
     const char   *dso;
-    int64_t       dso_id, sym_id;
-} sym_memo;
+    uint64_t      rel, addr, start;
+    int64_t       dso_id, sym_id, nr_syms;
+} frame_memo;
+
+/* A call path's last child looked up (call_path()): a node's children
+ * repeat, and this small array stays in cache where the paths map, keyed
+ * on all three words, does not */
+typedef struct path_memo {
+    int64_t  sym_id, child;         /* child 0: none */
+    uint64_t ip;
+} path_memo;
+
+/* The last sample's thread and comm ids, per thread (sample_threads()) */
+#define THREAD_MEMOS 16
+typedef struct thread_memo {
+    uint32_t pid, tid;
+    uint64_t nr_records;
+    size_t   nr_threads;
+    int      comm_exec;
+    long     t;                     /* -1: none */
+    int64_t  comm_id;
+} thread_memo;
 
 struct sqx {
     sqdb         *d;
-    sym_memo     *memo;             /* owned; NULL: none */
+    thread_memo   last_thread[THREAD_MEMOS];    /* by tid */
+    frame_memo   *memo;             /* owned; NULL: none */
+    sqch_set      chains;           /* each thread's last call chain */
+    uint64_t      nr_records;       /* those that may change what an address is */
     const char   *symfs;
     ps_resolver  *res;
     const ps_features *feat;
@@ -133,12 +169,16 @@ struct sqx {
     k3map         dsos;             /* dso name pointer -> dsos.id */
     k3map         syms;             /* symbol key -> symbols.id */
     k3map         paths;            /* (parent, symbol, ip) -> call_paths.id */
+    path_memo    *children;         /* owned: by parent id - path_base */
+    size_t        nr_children;
+    int64_t       path_base;        /* call_paths ids made here are above it */
     k3map         fork_time;        /* forked thread -> its FORK's sample time */
 };
 
 sqx *sqx_new(sqdb *d, const char *symfs)
 {
     sqx *x = calloc(1, sizeof(*x));
+    size_t i;
 
     if (x == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", d->cmd);
@@ -147,7 +187,11 @@ sqx *sqx_new(sqdb *d, const char *symfs)
     x->d = d;
     x->symfs = symfs ? symfs : "";
     x->memo = calloc((size_t)1 << MEMO_BITS, sizeof(*x->memo));   /* NULL: slower */
-    if (sqdb_prepare_tables(d, tables, NR_TABLES, x->st, x->last) < 0) {
+    for (i = 0; i < THREAD_MEMOS; i++)
+        x->last_thread[i].t = -1;
+    x->path_base = -1;
+    if (sqdb_prepare_tables(d, tables, NR_TABLES, x->st, x->last) < 0 ||
+        sqdb_batch(d, x->st[T_SAMPLE], tables[T_SAMPLE].insert, SAMPLE_BATCH) < 0) {
         sqx_free(x);
         return NULL;
     }
@@ -168,8 +212,10 @@ void sqx_free(sqx *x)
     free(x->dsos.e);
     free(x->syms.e);
     free(x->paths.e);
+    free(x->children);
     free(x->fork_time.e);
     free(x->memo);
+    sqch_free(&x->chains);
     free(x);
 }
 
@@ -459,6 +505,15 @@ static int sym_binding(const ps_sym *s)
     return ((const ps_sym_node *)(const void *)s)->binding;
 }
 
+/* frame f's entry in the memo (looked up at addr) */
+static frame_memo *memo_slot(const sqx *x, const ps_frame *f, uint64_t addr)
+{
+    uint64_t h = f->r.sym != NULL ? (uintptr_t)f->r.sym
+                                  : ((uintptr_t)f->r.dso ^ f->r.rel * 31) * 31 ^ addr;
+
+    return &x->memo[(h * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - MEMO_BITS)];
+}
+
 /*
  * db_ids_from_al() for a frame: its dso and symbol (a real one, an inlined
  * function's, or perf's "unknown" one at addr), the offset into it.
@@ -472,14 +527,16 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
     const char *name = "unknown";
     int binding = 0;
     int64_t id;
-    sym_memo *m = NULL;
+    frame_memo *m = NULL;
 
-    if (f->map != NULL && s != NULL && f->inl == NULL && x->memo != NULL) {
-        m = &x->memo[((uintptr_t)s * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - MEMO_BITS)];
-        if (m->sym == s && m->dso == f->r.dso) {
+    if (f->map != NULL && f->inl == NULL && x->memo != NULL) {
+        m = memo_slot(x, f, addr);
+        if (m->dso_id != 0 && m->sym == s && m->dso == f->r.dso &&
+            (s != NULL || (m->rel == f->r.rel && m->addr == addr &&
+                           m->nr_syms == x->last[T_SYMBOL]))) {
             *dso_id = m->dso_id;
             *sym_id = m->sym_id;
-            *off = f->r.rel - s->start;
+            *off = f->r.rel - (s != NULL ? s->start : m->start);
             return 0;
         }
     }
@@ -517,48 +574,181 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
             return -1;
     }
     if (m != NULL)
-        *m = (sym_memo){ s, f->r.dso, *dso_id, *sym_id };
+        *m = (frame_memo){ s, f->r.dso, f->r.rel, addr, start, *dso_id, *sym_id,
+                           x->last[T_SYMBOL] };
     return 0;
 }
 
 /* --- call paths ------------------------------------------------------------------ */
 
+/* parent's entry in x->children; NULL when it has none (out of memory) */
+static path_memo *children_of(sqx *x, int64_t parent)
+{
+    size_t i, n = x->nr_children;
+
+    if (x->path_base < 0)
+        x->path_base = x->last[T_CALL_PATH];
+    if (parent <= x->path_base)
+        return NULL;
+    i = (size_t)(parent - x->path_base);
+    if (i >= n) {
+        if (ps_grow((void **)&x->children, &x->nr_children, i + 1, sizeof(path_memo)) < 0)
+            return NULL;
+        memset(x->children + n, 0, (x->nr_children - n) * sizeof(path_memo));
+    }
+    return &x->children[i];
+}
+
 static int64_t call_path(sqx *x, int64_t parent, int64_t sym_id, uint64_t ip)
 {
-    int64_t id = k3_get(&x->paths, (uint64_t)parent, (uint64_t)sym_id, ip);
+    path_memo *m = children_of(x, parent);
+    int64_t id;
 
-    if (id != 0)
-        return id;
-    id = next_id(x, T_CALL_PATH);
-    if (k3_put(&x->paths, (uint64_t)parent, (uint64_t)sym_id, ip, id) < 0)
-        return oom(x);
-    return sqdb_row(x->d, x->st[T_CALL_PATH], "iiiu", id, parent, sym_id, ip) < 0 ? -1 : id;
+    if (m != NULL && m->child != 0 && m->sym_id == sym_id && m->ip == ip)
+        return m->child;
+    if ((id = k3_get(&x->paths, (uint64_t)parent, (uint64_t)sym_id, ip)) == 0) {
+        id = next_id(x, T_CALL_PATH);
+        if (k3_put(&x->paths, (uint64_t)parent, (uint64_t)sym_id, ip, id) < 0)
+            return oom(x);
+        if (sqdb_row(x->d, x->st[T_CALL_PATH], "iiiu", id, parent, sym_id, ip) < 0)
+            return -1;
+    }
+    if ((m = children_of(x, parent)) != NULL)      /* it may have moved */
+        *m = (path_memo){ sym_id, id, ip };
+    return id;
+}
+
+/*
+ * A thread's samples mostly share the root part of their call chains; the
+ * last one's (sqlite_chain.h) answers for that part:
+ * - a frame with a symbol always gets the same ids; one without gets an
+ *   "unknown" symbol that depends on those made before (frame_ids()), so
+ *   its link holds while no symbol was made since;
+ * - a raw entry resolves to the same frame while nothing changed what an
+ *   address is: no record but samples came (maps, threads), no symbol was
+ *   made, the kernel symbols are as they were (the resolver loads them on
+ *   first use, and its kernel map grows then). Only for chains resolved one
+ *   frame per entry (no LBR call stack, no unwinding, no frame dropped).
+ */
+
+/* link l gives frame f its ids and call path, as frame_ids() and
+ * call_path() would */
+static int link_matches(const sqx *x, const sqch_link *l, const ps_frame *f)
+{
+    if (l->sym != f->r.sym || l->map != f->map || l->dso != f->r.dso || l->inl != f->inl)
+        return 0;
+    if (l->sym != NULL && l->inl == NULL && l->sym_id != 0)
+        return 1;               /* the symbol alone decides */
+    return l->ip == f->ip && l->rel == f->r.rel &&
+           (l->sym != NULL || l->nr_syms == x->last[T_SYMBOL]);
+}
+
+/* frame f at depth d of chain c (whose shallower links are this sample's):
+ * its call path below parent */
+static int64_t chain_step(sqx *x, sqch *c, size_t d, const ps_frame *f, int64_t parent)
+{
+    int64_t dso_id, sym_id, cp;
+    uint64_t off;
+
+    if (frame_ids(x, f, f->ip, &dso_id, &sym_id, &off) < 0 ||
+        /* perf tells frames with a symbol apart by it alone */
+        (cp = call_path(x, parent, sym_id, sym_id ? 0 : f->ip)) < 0)
+        return -1;
+    c->l[d] = (sqch_link){ f->map, f->r.dso, f->inl, f->r.sym, f->ip, f->r.rel, sym_id, cp,
+                           x->last[T_SYMBOL] };
+    return cp;
+}
+
+/* what a raw chain's answers depend on, now */
+static void chain_stamp(const sqx *x, uint64_t *stamp)
+{
+    uint64_t start = 0, end = 0;
+
+    ps_symbols__kernel_extent(ps_resolver__symbols(x->res), &start, &end);
+    stamp[0] = x->nr_records;
+    stamp[1] = (uint64_t)x->last[T_SYMBOL];
+    stamp[2] = start;
+    stamp[3] = end;
+}
+
+/* 1 when smp's chain resolves to a frame per raw entry (but its context
+ * markers), none added (LBR, unwinding) and none dropped (max_stack) */
+static int one_per_entry(const ps_sample *smp, uint64_t branch_sample_type, unsigned max_stack)
+{
+    return !((branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+             (smp->sample_type & PERF_SAMPLE_BRANCH_STACK)) &&
+           !ps_unwind__wanted(smp) && smp->nr_callchain <= max_stack;
+}
+
+/*
+ * The frames of smp's chain that c's last one does not answer for: into
+ * *frames (leaf first), their number returned; *keep gets the number of
+ * c's links (root first) that are this chain's too.
+ */
+static size_t chain_frames(sqx *x, walk *w, const ps_event *ev, sqch *c, int plain,
+                           const uint64_t *stamp, const ps_frame **frames, size_t *keep)
+{
+    const ps_sample *smp = &ev->u.sample;
+    uint64_t bst = ev->evsel->attr.branch_sample_type;
+    size_t n = 0, s = smp->nr_callchain;
+    ps_sample leaf;
+
+    *keep = 0;
+    if (plain)
+        s = sqch_shared(c, smp->callchain, smp->nr_callchain, stamp, keep);
+    if (s == smp->nr_callchain)
+        return ps_resolver__frames(x->res, smp, bst, walk_max_stack(w), frames);
+    leaf = *smp;
+    leaf.nr_callchain = s;
+    if (s > 0 && (n = ps_resolver__frames(x->res, &leaf, bst, walk_max_stack(w), frames)) == 0) {
+        /* markers alone, or one perf rejects (then it drops the chain) */
+        *keep = 0;
+        return ps_resolver__frames(x->res, smp, bst, walk_max_stack(w), frames);
+    }
+    return n;
 }
 
 /* call_path_from_sample(): the chain root first into the tree; its leaf */
 static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev)
 {
     const ps_sample *smp = &ev->u.sample;
+    sqch *c = sqch_of(&x->chains, smp->pid, smp->tid);
+    int plain = one_per_entry(smp, ev->evsel->attr.branch_sample_type, walk_max_stack(w));
+    uint64_t stamp[SQCH_STAMP] = { 0 }, after[SQCH_STAMP] = { 0 };
     const ps_frame *frames;
-    int64_t cp, dso_id, sym_id;
-    uint64_t off;
-    size_t i, n;
+    int64_t cp;
+    size_t i, d, n, keep;
 
     if (!walk_use_callchain(w) || !(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
         return 0;
-    n = ps_resolver__frames(x->res, smp, ev->evsel->attr.branch_sample_type,
-                            walk_max_stack(w), &frames);
-    if (n == 0)
+    if (plain)
+        chain_stamp(x, stamp);
+    n = chain_frames(x, w, ev, c, plain, stamp, &frames, &keep);
+    if (n + keep == 0) {
+        c->nr = c->nr_raw = 0;
         return 0;
+    }
     if (x->root_path == 0 && (x->root_path = call_path(x, 0, 0, 0)) < 0)
         return -1;
-    for (cp = x->root_path, i = n; i-- > 0;) {
-        if (frame_ids(x, &frames[i], frames[i].ip, &dso_id, &sym_id, &off) < 0)
+    if (sqch_reserve(c, keep + n) < 0)
+        return oom(x);
+    /* frames[i] is at depth keep + n - 1 - i */
+    for (d = keep; d < keep + n && d < c->nr; d++)
+        if (!link_matches(x, &c->l[d], &frames[keep + n - 1 - d]))
+            break;
+    cp = d > 0 ? c->l[d - 1].cp : x->root_path;
+    c->nr = c->nr_raw = 0;
+    for (i = keep + n - d; i-- > 0; d++)
+        if ((cp = chain_step(x, c, d, &frames[i], cp)) < 0)
             return -1;
-        /* perf tells frames with a symbol apart by it alone */
-        if ((cp = call_path(x, cp, sym_id, sym_id ? 0 : frames[i].ip)) < 0)
-            return -1;
-    }
+    c->nr = keep + n;
+    /* the answers hold for the next sample only if nothing changed while
+     * they were made */
+    if (plain)
+        chain_stamp(x, after);
+    if (sqch_set_raw(c, smp->callchain, plain && memcmp(stamp, after, sizeof(after)) == 0
+                                        ? smp->nr_callchain : 0, stamp) < 0)
+        return oom(x);
     return cp;
 }
 
@@ -599,6 +789,31 @@ static void update_comm_exec(sqx *x, ps_session *s)
         x->comm_exec = ps_attr_flag(&ps_session_evsel(s, i)->attr, PS_ATTR_COMM_EXEC);
 }
 
+/*
+ * The sample's thread (index) and its comms.id, with their rows exported.
+ * The answers for the last sample hold for the next one of the same
+ * thread while no record came (threads, comms), no thread was made and
+ * comm_exec is as it was: then nothing is exported either.
+ */
+static int sample_threads(sqx *x, uint32_t pid, uint32_t tid, long *t, int64_t *comm_id)
+{
+    thread_memo *m = &x->last_thread[tid % THREAD_MEMOS];
+    long main;
+
+    if (m->t >= 0 && m->pid == pid && m->tid == tid && m->nr_records == x->nr_records &&
+        m->nr_threads == x->nr_threads && m->comm_exec == x->comm_exec) {
+        *t = m->t;
+        *comm_id = m->comm_id;
+        return 0;
+    }
+    m->t = -1;
+    if ((*t = sample_thread(x, pid, tid)) < 0 || (main = main_thread(x, *t)) == -1 ||
+        export_threads(x, *t, main, comm_id) < 0)
+        return -1;
+    *m = (thread_memo){ pid, tid, x->nr_records, x->nr_threads, x->comm_exec, *t, *comm_id };
+    return 0;
+}
+
 int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t period,
                int64_t *sample_id)
 {
@@ -606,13 +821,12 @@ int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t 
     unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
     int64_t evsel_id, comm_id, dso_id, sym_id, to_dso = 0, to_sym = 0, cp, id;
     uint64_t off, to_off = 0, weight = smp->weight;
-    long t, main;
+    long t;
     ps_frame f;
 
     update_comm_exec(x, walk_session(w));
     if ((evsel_id = export_evsel(x, e)) < 0 || sqx_machine_id(x) < 0 ||
-        (t = sample_thread(x, smp->pid, smp->tid)) < 0 ||
-        (main = main_thread(x, t)) == -1 || export_threads(x, t, main, &comm_id) < 0)
+        sample_threads(x, smp->pid, smp->tid, &t, &comm_id) < 0)
         return -1;
     id = *sample_id = next_id(x, T_SAMPLE);
     ps_resolver__addr(x->res, smp->pid, smp->tid, smp->time, cpumode, smp->ip, &f);
@@ -626,17 +840,20 @@ int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t 
     }
     if (smp->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
         weight &= 0xffffffff;           /* perf keeps var1_dw as the weight */
-    return sqdb_row(x->d, x->st[T_SAMPLE], "iiiiiiiuuudiiuuuuuuddiuud",
-                    id, evsel_id, x->machine_id, x->threads[t].id, comm_id, dso_id, sym_id,
-                    off, smp->ip,
-                    (smp->sample_type & PERF_SAMPLE_TIME) ? smp->time : UINT64_MAX,
-                    (int)smp->cpu, to_dso, to_sym, to_off, smp->addr, period, weight,
-                    smp->transaction,
-                    (smp->sample_type & PERF_SAMPLE_DATA_SRC) ? smp->data_src
-                                                              : PERF_MEM_DATA_SRC_NONE,
-                    /* branch_type, in_tx, insn/cyc counts and flags come
-                     * from decoding branch traces (Intel PT): always 0 */
-                    0, 0, cp, (uint64_t)0, (uint64_t)0, 0);
+    {
+        int64_t v[] = {
+            id, evsel_id, x->machine_id, x->threads[t].id, comm_id, dso_id, sym_id,
+            (int64_t)off, (int64_t)smp->ip,
+            (smp->sample_type & PERF_SAMPLE_TIME) ? (int64_t)smp->time : -1,
+            (int)smp->cpu, to_dso, to_sym, (int64_t)to_off, (int64_t)smp->addr,
+            (int64_t)period, (int64_t)weight, (int64_t)smp->transaction,
+            (smp->sample_type & PERF_SAMPLE_DATA_SRC) ? (int64_t)smp->data_src
+                                                      : PERF_MEM_DATA_SRC_NONE,
+            cp
+        };
+
+        return sqdb_ints(x->d, x->st[T_SAMPLE], v, sizeof(v) / sizeof(v[0]), 0);
+    }
 }
 
 /* --- context switches -------------------------------------------------------------- */
@@ -681,6 +898,8 @@ int sqx_record(sqx *x, walk *w, const ps_event *ev)
     int64_t th[2] = { 0, 0 }, comm[2] = { 0, 0 };
     int idle[2] = { 0, 0 }, a = out ? 0 : 1;
 
+    if (ev->type != PS_RECORD_FINISHED_ROUND)
+        x->nr_records++;        /* the chains' answers may not hold (sample_call_path()) */
     if (ev->type == PERF_RECORD_FORK)
         return note_fork(x, ev);
     if (ev->type != PERF_RECORD_SWITCH && ev->type != PERF_RECORD_SWITCH_CPU_WIDE)

@@ -6,7 +6,7 @@
  *
  * A row is its prepared statement and its values, copied into a chunk;
  * full chunks go to the thread, which binds and steps them in order. At
- * most SQQ_CHUNKS chunks exist, so memory stays flat: the reader waits
+ * most MAX_CHUNKS chunks exist, so memory stays flat: the reader waits
  * when the writer is that far behind. Only the thread uses the connection
  * while rows are queued; sqq_sync() waits for it to be done before anyone
  * else may. Without a thread (it could not start) rows run at once.
@@ -21,9 +21,11 @@
 typedef struct sqq sqq;
 
 /** A queue writing into db; err_fn(ctx, what) reports a failed insert
- * (from the writer thread; what NULL: out of memory). NULL when out of
- * memory. */
-sqq *sqq_new(sqlite3 *db, void (*err_fn)(void *ctx, const char *what), void *ctx);
+ * (from the writer thread; what NULL: out of memory); chunk_fn(ctx, bytes),
+ * if not NULL, is called by the writer thread after each chunk of rows it
+ * wrote (bytes: the chunk's). NULL when out of memory. */
+sqq *sqq_new(sqlite3 *db, void (*err_fn)(void *ctx, const char *what),
+             void (*chunk_fn)(void *ctx, size_t bytes), void *ctx);
 /** Write what is queued, stop the thread. Accepts NULL. */
 void sqq_free(sqq *q);
 
@@ -39,6 +41,20 @@ void sqq_blob(sqq *q, const void *p, size_t n);
 /** Queue the row (or run it, without a thread). 0, or -1 when an insert
  * failed or memory ran out (reported). */
 int  sqq_end(sqq *q);
+
+/** A row of st of n (at most 64) integers, v[i], NULL where bit i of
+ * nulls is set: as sqq_start(), sqq_int()/sqq_null() and sqq_end(), with
+ * one copy. 0, or -1 as sqq_end(). */
+int  sqq_ints(sqq *q, sqlite3_stmt *st, const int64_t *v, unsigned n, uint64_t nulls);
+
+/**
+ * Have n rows of integers of one that follow each other run as one
+ * statement many, which inserts them all (`INSERT ... VALUES (...), ...`,
+ * each row's values in turn): SQLite's work per statement is then done
+ * once for them. Call with nothing queued for one yet. 0, or -1 when an
+ * earlier row failed.
+ */
+int  sqq_batch(sqq *q, sqlite3_stmt *one, sqlite3_stmt *many, unsigned n);
 
 /** Wait until every row is written. 0, or -1 when one failed (reported). */
 int  sqq_sync(sqq *q);
