@@ -278,6 +278,17 @@ static int on_first(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     return on_sample(ctx, w, ev, e, period);
 }
 
+/* the fast loop starts over: back to nothing summed */
+static void reset(void *ctx)
+{
+    run *r = ctx;
+
+    hist_set_free(r->out);
+    memset(r->slot, 0, r->nslot * sizeof(*r->slot));
+    if (r->cache != NULL)
+        memset(r->cache, 0, CHAIN_CACHE * sizeof(*r->cache));
+}
+
 static int by_idx(const void *a, const void *b)
 {
     const hist *x = a, *y = b;
@@ -298,6 +309,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     wo.symfs = o->symfs;
     wo.kallsyms = o->kallsyms;
     wo.max_stack = o->max_stack;
+    wo.reset = reset;
     if (o->children && (r.cache = calloc(CHAIN_CACHE, sizeof(*r.cache))) == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
