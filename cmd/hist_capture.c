@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "hist_cache.h"
 #include "hist_capture.h"
 #include "walk.h"
 
@@ -36,6 +37,7 @@ typedef struct run {
     size_t                   nslot;
     int                      oom;
     chain_slot              *cache;     /* CHAIN_CACHE slots, NULL: none */
+    hist_cache              *hc;        /* rows by location; NULL: none */
 } run;
 
 /* perf report's short DSO name; no DSO is "[unknown]" */
@@ -135,9 +137,6 @@ static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
     char jit[64], level = it->level;
     size_t i, n;
 
-    if (!(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
-        return 0;
-    r->out->has_callchain = 1;
     n = ps_resolver__frames(walk_resolver(w), smp, ev->evsel->attr.branch_sample_type,
                             walk_max_stack(w), &frames);
     for (i = 0; i < n; i++) {
@@ -165,40 +164,146 @@ static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
     return 0;
 }
 
+/* A frame-pointer chain as ps_resolver__callchain() walks it (markers set
+ * the cpumode; an unknown marker drops the chain; max_stack entries),
+ * each entry's row through the location cache: most are found there, and
+ * only the rest is resolved. -1 out of memory. */
+static int add_chain_raw(run *r, walk *w, hist *h, const ps_sample *smp, hist_item *it,
+                         uint64_t period)
+{
+    hist_loc_key k = { h, 0, smp->pid, smp->tid, smp->cpu, PERF_RECORD_MISC_USER, it->level };
+    unsigned max_stack = walk_max_stack(w);
+    const char *comm;
+    char jit[64];
+    uint64_t i;
+    size_t n;
+
+    for (i = n = 0; i < smp->nr_callchain && n < max_stack; i++) {
+        if (smp->callchain[i] < PERF_CONTEXT_MAX)
+            n++;
+        else if (smp->callchain[i] != PERF_CONTEXT_KERNEL &&
+                 smp->callchain[i] != PERF_CONTEXT_USER && smp->callchain[i] != PERF_CONTEXT_HV)
+            return 0;           /* corrupt chain: perf drops it all */
+    }
+    for (i = n = 0; i < smp->nr_callchain && n < max_stack; i++) {
+        hist_entry *e;
+        uint32_t row;
+        ps_frame fr;
+
+        k.ip = smp->callchain[i];
+        if (k.ip >= PERF_CONTEXT_MAX) {
+            k.cpumode = k.ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+                      : k.ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+                      : PERF_RECORD_MISC_HYPERVISOR;
+            continue;
+        }
+        n++;
+        if ((row = hist_cache_get(r->hc, &k, &comm)) != 0) {
+            hist_add_at(h, row - 1, period, 0);
+            continue;
+        }
+        ps_resolver__addr(walk_resolver(w), smp->pid, smp->tid, smp->time, k.cpumode, k.ip,
+                          &fr);
+        chain_item(it, &fr, k.level, jit, sizeof(jit));
+        if ((e = hist_add(h, it, period, 0)) == NULL)
+            return -1;
+        hist_cache_put(r->hc, &k, (uint32_t)(e - h->v) + 1, NULL);
+    }
+    return 0;
+}
+
+/* The inclusive sums of the sample's chain, it being its own location. */
+static int add_children(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it,
+                        uint64_t period, uint32_t self)
+{
+    const ps_sample *smp = &ev->u.sample;
+
+    if (!(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
+        return 0;
+    r->out->has_callchain = 1;
+    /* what ps_resolver__frames() does differently: branch stacks, unwinding */
+    if (r->hc != NULL && !(ev->evsel->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+        !(smp->sample_type & (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+                              PERF_SAMPLE_STACK_USER)))
+        return add_chain_raw(r, w, h, smp, it, period);
+    return add_chain(r, w, h, ev, it, period, self);
+}
+
+/* A hidden sample is resolved all the same: what the resolver loads on
+ * first use is loaded when perf would. */
+static void hide_resolve(ps_resolver *res, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+    char comm[64];
+    ps_frame fr;
+
+    ps_resolver__comm(res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
+    ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
+                      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
+}
+
+/* The sample's own row, from the cache or resolved (its item in *it). */
+static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it,
+                            uint64_t period)
+{
+    const ps_sample *smp = &ev->u.sample;
+    ps_resolver *res = walk_resolver(w);
+    unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+    hist_loc_key k = { h, smp->ip, smp->pid, smp->tid, smp->cpu, (uint16_t)cpumode, 0 };
+    char comm[64], jit[64];
+    const char *cached;
+    hist_entry *e;
+    uint32_t row;
+    ps_frame fr;
+
+    memset(it, 0, sizeof(*it));
+    it->pid = (int32_t)smp->pid;
+    it->tid = (int32_t)smp->tid;
+    it->cpu = (int32_t)smp->cpu;
+    it->time = smp->time;
+    it->level = level_of_cpumode(cpumode);
+    if (r->hc != NULL && (row = hist_cache_get(r->hc, &k, &cached)) != 0) {
+        it->comm = cached;      /* what a chain entry takes from the sample */
+        return hist_add_at(h, row - 1, period, 1);
+    }
+    it->comm = ps_resolver__comm(res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
+    ps_resolver__addr(res, smp->pid, smp->tid, smp->time, cpumode, smp->ip, &fr);
+    frame_item(it, &fr, jit, sizeof(jit));
+    if ((e = hist_add(h, it, period, 1)) == NULL)
+        return NULL;
+    /* comm[] and jit[] end here: the hist's copies live on */
+    it->dso = e->it.dso;
+    if ((it->comm = hist_str(h, it->comm)) == NULL)
+        return NULL;
+    if (r->hc != NULL)
+        hist_cache_put(r->hc, &k, (uint32_t)(e - h->v) + 1, it->comm);
+    return e;
+}
+
 static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
                      uint64_t period)
 {
     run *r = ctx;
     const ps_sample *smp = &ev->u.sample;
     ps_resolver *res = walk_resolver(w);
-    char comm[64], jit[64];
     hist_entry *self;
     hist_item it;
-    ps_frame fr;
     hist *h;
 
     if (r->o->filter != NULL && filter_skip(r->o->filter, res, smp, e))
         return 0;
     if ((h = event_hist(r, e)) == NULL)
         goto oom;
-    memset(&it, 0, sizeof(it));
-    it.comm = ps_resolver__comm(res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
-    it.pid = (int32_t)smp->pid;
-    it.tid = (int32_t)smp->tid;
-    it.cpu = (int32_t)smp->cpu;
-    it.time = smp->time;
-    ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
-                      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
-    frame_item(&it, &fr, jit, sizeof(jit));
-    it.level = level_of_cpumode(ev->misc & PERF_RECORD_MISC_CPUMODE_MASK);
     hist_sample_begin(h);
     h->total_period += period;
     h->nr_samples++;
-    if (r->o->hide != NULL && filter_skip(r->o->hide, res, smp, e))
+    if (r->o->hide != NULL && filter_skip(r->o->hide, res, smp, e)) {
+        hide_resolve(res, ev);
         return 0;
-    if ((self = hist_add(h, &it, period, 1)) == NULL)
+    }
+    if ((self = add_self(r, w, h, ev, &it, period)) == NULL)
         goto oom;
-    if (r->o->children && add_chain(r, w, h, ev, &it, period, (uint32_t)(self - h->v)) < 0)
+    if (r->o->children && add_children(r, w, h, ev, &it, period, (uint32_t)(self - h->v)) < 0)
         goto oom;
     return 0;
 oom:
@@ -211,6 +316,8 @@ static int on_record(void *ctx, walk *w, const ps_event *ev)
     run *r = ctx;
 
     (void)w;
+    if (r->hc != NULL)
+        hist_cache_forget(r->hc);   /* threads or maps may have changed */
     if (ev->type == PERF_RECORD_LOST_SAMPLES)
         r->out->nr_lost_samples += ev->u.lost_samples.lost;
     return 0;
@@ -287,6 +394,8 @@ static void reset(void *ctx)
     memset(r->slot, 0, r->nslot * sizeof(*r->slot));
     if (r->cache != NULL)
         memset(r->cache, 0, CHAIN_CACHE * sizeof(*r->cache));
+    if (r->hc != NULL)
+        hist_cache_forget(r->hc);
 }
 
 static int by_idx(const void *a, const void *b)
@@ -299,7 +408,7 @@ static int by_idx(const void *a, const void *b)
 int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts *o,
                  hist_set *out)
 {
-    run r = { cmd, o, out, NULL, 0, 0, NULL };
+    run r = { cmd, o, out, NULL, 0, 0, NULL, NULL };
     walk_cb cb = { &r, on_first, on_first_record };
     walk_opts wo;
     int rc;
@@ -314,9 +423,15 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
     }
+    if ((r.hc = hist_cache_new()) == NULL) {
+        free(r.cache);
+        fprintf(stderr, "perfsift %s: out of memory\n", cmd);
+        return EXIT_BADINPUT;
+    }
     rc = walk_run(cmd, in, &wo, &cb);
     free(r.slot);
     free(r.cache);
+    hist_cache_free(r.hc);
     if (out->n > 1)
         qsort(out->ev, out->n, sizeof(*out->ev), by_idx);
     return rc;
