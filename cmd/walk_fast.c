@@ -28,7 +28,8 @@
 #include <unistd.h>
 #include "walk_fast.h"
 
-#define READ_MIN (1u << 20)     /* read at least this much at a time */
+#define READ_MIN (1u << 17)     /* read this much at a time */
+#define WINDOW_MIN (1u << 20)   /* the smallest window: compacted when full */
 
 /* the sample fields decoded here: all of fixed size but the call chain */
 #define FAST_FIXED (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
@@ -129,37 +130,47 @@ static uint64_t keep_from(const fast *f, uint64_t pos)
     return pos;
 }
 
-/* Make [pos, pos + n) of the file readable at at(f, pos): drop what
- * nothing needs any more, grow when the queue holds it all, read on.
+/* The buffer is full: drop what nothing needs any more (before pos and
+ * the oldest queued record); grow it when what is kept fills half of it
+ * (compacting less often) or want bytes do not fit. 0 or -1 (memory). */
+static int grow(fast *f, uint64_t pos, size_t want)
+{
+    uint64_t keep = keep_from(f, pos);
+    size_t cap;
+    uint8_t *b;
+
+    if (keep > f->woff) {
+        memmove(f->buf, f->buf + (keep - f->woff), (size_t)(f->woff + f->wlen - keep));
+        f->wlen -= (size_t)(keep - f->woff);
+        f->woff = keep;
+    }
+    if (f->wcap - f->wlen >= want && f->wlen <= f->wcap / 2)
+        return 0;
+    for (cap = f->wcap ? f->wcap * 2 : WINDOW_MIN; cap - f->wlen < want; cap *= 2)
+        ;
+    if ((b = realloc(f->buf, cap)) == NULL)
+        return -1;
+    f->buf = b;
+    f->wcap = cap;
+    return 0;
+}
+
+/* Make [pos, pos + n) of the file readable at at(f, pos): read on, in
+ * pieces small enough to still be in the cache when their records are
+ * delivered (a round or two later), into a buffer made room in by grow().
  * 0, or -1 (input error, or the file ends early: the general loop says). */
 static int window(fast *f, uint64_t pos, size_t n)
 {
-    uint64_t keep;
-    ssize_t got;
-
     while (pos + n > f->woff + f->wlen) {
+        size_t want = READ_MIN > n ? READ_MIN : n;
+        ssize_t got;
+
         if (f->rpos >= f->rend)
             return -1;
-        keep = keep_from(f, pos);
-        if (keep > f->woff) {
-            memmove(f->buf, f->buf + (keep - f->woff), (size_t)(f->woff + f->wlen - keep));
-            f->wlen -= (size_t)(keep - f->woff);
-            f->woff = keep;
-        }
-        if (f->wcap - f->wlen < READ_MIN || f->wcap - f->wlen < n) {
-            size_t cap = f->wcap ? f->wcap * 2 : 4 * READ_MIN;
-            uint8_t *b;
-
-            while (cap - f->wlen < READ_MIN || cap - f->wlen < n)
-                cap *= 2;
-            if ((b = realloc(f->buf, cap)) == NULL)
-                return -1;
-            f->buf = b;
-            f->wcap = cap;
-        }
-        got = read(f->fd, f->buf + f->wlen,
-                   (size_t)(f->rend - f->rpos < f->wcap - f->wlen ? f->rend - f->rpos
-                                                                 : f->wcap - f->wlen));
+        if (f->wcap - f->wlen < want && grow(f, pos, want) < 0)
+            return -1;
+        got = read(f->fd, f->buf + f->wlen, (size_t)(f->rend - f->rpos < want ? f->rend - f->rpos
+                                                                                : want));
         if (got < 0 && errno == EINTR)
             continue;
         if (got <= 0)
