@@ -30,6 +30,9 @@
 
 #define READ_MIN (1u << 17)     /* read this much at a time */
 #define WINDOW_MIN (1u << 20)   /* the smallest window: compacted when full */
+/* the largest: a capture whose rounds hold more (or that has none) is
+ * left to the general loop, which queues pointers into the mapping */
+#define WINDOW_MAX ((size_t)256 << 20)
 
 /* the sample fields decoded here: all of fixed size but the call chain */
 #define FAST_FIXED (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
@@ -132,7 +135,8 @@ static uint64_t keep_from(const fast *f, uint64_t pos)
 
 /* The buffer is full: drop what nothing needs any more (before pos and
  * the oldest queued record); grow it when what is kept fills half of it
- * (compacting less often) or want bytes do not fit. 0 or -1 (memory). */
+ * (compacting less often) or want bytes do not fit. 0, or -1 (memory, or
+ * past WINDOW_MAX). */
 static int grow(fast *f, uint64_t pos, size_t want)
 {
     uint64_t keep = keep_from(f, pos);
@@ -147,8 +151,9 @@ static int grow(fast *f, uint64_t pos, size_t want)
     if (f->wcap - f->wlen >= want && f->wlen <= f->wcap / 2)
         return 0;
     for (cap = f->wcap ? f->wcap * 2 : WINDOW_MIN; cap - f->wlen < want; cap *= 2)
-        ;
-    if ((b = realloc(f->buf, cap)) == NULL)
+        if (cap > WINDOW_MAX)
+            return -1;
+    if (cap > WINDOW_MAX || (b = realloc(f->buf, cap)) == NULL)
         return -1;
     f->buf = b;
     f->wcap = cap;
