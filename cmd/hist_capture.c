@@ -490,7 +490,8 @@ static void reset(void *ctx)
     run *r = ctx;
 
     hist_set_free(r->out);
-    memset(r->slot, 0, r->nslot * sizeof(*r->slot));
+    if (r->slot != NULL)
+        memset(r->slot, 0, r->nslot * sizeof(*r->slot));
     if (r->cache != NULL)
         memset(r->cache, 0, CHAIN_CACHE * sizeof(*r->cache));
     if (r->hc != NULL)
