@@ -330,6 +330,8 @@ static int flush(fast *f, uint64_t limit)
     size_t i, k;
     int rc;
 
+    if (f->nq == 0)
+        return 0;
     sort_queue(f);
     for (k = 0; k < f->nq && f->q[k].time <= limit; k++)
         ;
