@@ -7,8 +7,8 @@
  * this lookup, and a profile repeats few locations.
  *
  * A row only depends on those keys while the threads and maps stay as
- * they are: hist_cache_forget() after every record that is not a sample
- * (the state they change is all the resolver has), and the rows must keep
+ * they are: hist_cache_forget() after every record that changes them
+ * (COMM, FORK, EXIT, MMAP, MMAP2, KSYMBOL), and the rows must keep
  * their indexes (forget before hist_collapse()). Direct-mapped: a newer
  * entry takes an older one's slot.
  */

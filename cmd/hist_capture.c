@@ -409,14 +409,30 @@ oom:
     return -1;
 }
 
+/* The records the resolver changes its threads or maps by (libparse/
+ * machine.c's ps_machine__event()); after any other (FINISHED_ROUND every
+ * round), what the caches hold stays true. */
+static int changes_resolver(uint32_t type)
+{
+    switch (type) {
+    case PERF_RECORD_COMM: case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
+    case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2: case PERF_RECORD_KSYMBOL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static int on_record(void *ctx, walk *w, const ps_event *ev)
 {
     run *r = ctx;
 
     (void)w;
-    if (r->hc != NULL)
-        hist_cache_forget(r->hc);   /* threads or maps may have changed */
-    r->last[0].h = r->last[1].h = NULL;
+    if (changes_resolver(ev->type)) {
+        if (r->hc != NULL)
+            hist_cache_forget(r->hc);
+        r->last[0].h = r->last[1].h = NULL;
+    }
     if (ev->type == PERF_RECORD_LOST_SAMPLES)
         r->out->nr_lost_samples += ev->u.lost_samples.lost;
     return 0;
