@@ -9,8 +9,10 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "diff_folded.h"
 #include "diff_table.h"
 #include "flame_color.h"
@@ -282,6 +284,62 @@ static int table_capture(diff *d, int i)
     return hist_capture("diff", &in, &ho, &d->hs[i]);
 }
 
+typedef struct side_job {
+    diff *d;
+    int   rc;
+} side_job;
+
+static void *new_side(void *arg)
+{
+    side_job *j = arg;
+
+    j->rc = table_capture(j->d, 1);
+    return NULL;
+}
+
+/* Both captures at once, NEW in a second thread (libparse keeps no global
+ * state; each capture has its own session, resolver and tables). Only
+ * when nothing is printed: with -q, and the messages of a failure (which
+ * the sequential order decides: BASE's first, NEW's only if BASE was
+ * read) are caught in a temporary file; when it is not empty the tables
+ * are dropped and made again one after the other. 1: done, 0: not. */
+static int table_captures_together(diff *d)
+{
+    FILE *tmp;
+    pthread_t th;
+    side_job j = { d, EXIT_BADINPUT };
+    int saved, rc0, clean;
+
+    if (!d->quiet || strcmp(d->inputs[0], "-") == 0 || strcmp(d->inputs[1], "-") == 0 ||
+        (tmp = tmpfile()) == NULL)
+        return 0;
+    fflush(stderr);
+    if ((saved = dup(STDERR_FILENO)) < 0 || dup2(fileno(tmp), STDERR_FILENO) < 0) {
+        if (saved >= 0)
+            close(saved);
+        fclose(tmp);
+        return 0;
+    }
+    if (pthread_create(&th, NULL, new_side, &j) == 0) {
+        rc0 = table_capture(d, 0);
+        pthread_join(th, NULL);
+    } else {
+        rc0 = table_capture(d, 0);
+        j.rc = rc0 == EXIT_OK ? table_capture(d, 1) : EXIT_BADINPUT;
+    }
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    clean = rc0 == EXIT_OK && j.rc == EXIT_OK && ftell(tmp) == 0 &&
+            lseek(fileno(tmp), 0, SEEK_END) == 0;
+    fclose(tmp);
+    if (!clean) {
+        hist_set_free(&d->hs[0]);
+        hist_set_free(&d->hs[1]);
+    }
+    return clean;
+}
+
 static int table_folded(diff *d, int i)
 {
     dfold_side *s = &d->side[i];
@@ -331,6 +389,8 @@ static int load_table(diff *d)
                     (strcmp(d->inputs[i], "-") != 0 && !is_capture(d->inputs[i]));
     if (folded[0] || folded[1])
         folded_keys(d);
+    else if (table_captures_together(d))
+        goto print;
     for (i = 0; i < 2; i++) {
         rc = folded[i] ? load_text(d, i) : table_capture(d, i);
         if (rc == EXIT_OK && folded[i])
@@ -338,6 +398,7 @@ static int load_table(diff *d)
         if (rc != EXIT_OK)
             return rc;
     }
+print:
     if (dtab_print(stdout, &d->hs[0], &d->hs[1], &d->to) < 0) {
         fprintf(stderr, "perfsift diff: out of memory\n");
         return EXIT_BADINPUT;

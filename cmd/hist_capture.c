@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "hist_cache.h"
 #include "hist_capture.h"
 #include "walk.h"
 
@@ -28,6 +29,18 @@ typedef struct chain_slot {
     char        level;
 } chain_slot;
 
+/* The last frame-pointer chain walked whole (add_chain_raw()). */
+typedef struct last_chain {
+    const hist *h;              /* NULL: none, or a record came after it */
+    uint32_t    pid, tid, cpu;
+    char        level;
+    size_t      nr;
+    uint64_t   *ips;            /* owned: its nr entries */
+    uint32_t   *rows;           /* owned: each entry's row + 1, 0 for a marker */
+    uint16_t   *mode;           /* owned: the cpumode each entry was read in */
+    size_t      cap;
+} last_chain;
+
 typedef struct run {
     const char              *cmd;
     const hist_capture_opts *o;
@@ -36,6 +49,9 @@ typedef struct run {
     size_t                   nslot;
     int                      oom;
     chain_slot              *cache;     /* CHAIN_CACHE slots, NULL: none */
+    hist_cache              *hc;        /* rows by location; NULL: none */
+    last_chain               last[2];   /* [cur]: the last chain; the other: room */
+    int                      cur;
 } run;
 
 /* perf report's short DSO name; no DSO is "[unknown]" */
@@ -135,9 +151,6 @@ static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
     char jit[64], level = it->level;
     size_t i, n;
 
-    if (!(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
-        return 0;
-    r->out->has_callchain = 1;
     n = ps_resolver__frames(walk_resolver(w), smp, ev->evsel->attr.branch_sample_type,
                             walk_max_stack(w), &frames);
     for (i = 0; i < n; i++) {
@@ -165,40 +178,230 @@ static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
     return 0;
 }
 
+/* A frame-pointer chain as ps_resolver__callchain() walks it: markers set
+ * the cpumode, an unknown one drops the whole chain, at most max_stack
+ * entries. 1 when the walk takes every entry, 0 when it is cut, -1 when
+ * the chain is dropped. */
+static int chain_extent(const ps_sample *smp, unsigned max_stack)
+{
+    uint64_t i;
+    size_t n;
+
+    for (i = n = 0; i < smp->nr_callchain; i++) {
+        if (n == max_stack)
+            return 0;
+        if (smp->callchain[i] < PERF_CONTEXT_MAX)
+            n++;
+        else if (smp->callchain[i] != PERF_CONTEXT_KERNEL &&
+                   smp->callchain[i] != PERF_CONTEXT_USER &&
+                   smp->callchain[i] != PERF_CONTEXT_HV)
+            return -1;
+    }
+    return 1;
+}
+
+/* How many entries at the end of smp's chain are those of the last one,
+ * read in the same context (the rows of that part are then the same). */
+static size_t common_end(const last_chain *l, const hist *h, const ps_sample *smp, char level)
+{
+    size_t k = 0, n = (size_t)smp->nr_callchain;
+
+    if (l->h != h || l->pid != smp->pid || l->tid != smp->tid || l->cpu != smp->cpu ||
+        l->level != level)
+        return 0;
+    while (k < n && k < l->nr && l->ips[l->nr - 1 - k] == smp->callchain[n - 1 - k])
+        k++;
+    return k;
+}
+
+/* The entry at i of a chain (*mode: the cpumode as read so far, updated
+ * by markers; level: the sample's): its row + 1, from the location cache
+ * or resolved; 0 for a marker, UINT32_MAX out of memory. */
+static uint32_t chain_entry(run *r, walk *w, hist *h, const ps_sample *smp, hist_item *it,
+                            char level, uint64_t i, uint16_t *mode, uint64_t period)
+{
+    hist_loc_key k = { h, smp->callchain[i], smp->pid, smp->tid, smp->cpu, *mode, level };
+    const char *comm;
+    hist_entry *e;
+    uint32_t row;
+    ps_frame fr;
+    char jit[64];
+
+    if (k.ip >= PERF_CONTEXT_MAX) {
+        *mode = k.ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+              : k.ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_HYPERVISOR;
+        return 0;
+    }
+    if ((row = hist_cache_get(r->hc, &k, &comm)) != 0) {
+        hist_add_at(h, row - 1, period, 0);
+        return row;
+    }
+    ps_resolver__addr(walk_resolver(w), smp->pid, smp->tid, smp->time, k.cpumode, k.ip, &fr);
+    chain_item(it, &fr, k.level, jit, sizeof(jit));
+    if ((e = hist_add(h, it, period, 0)) == NULL)
+        return UINT32_MAX;
+    row = (uint32_t)(e - h->v) + 1;
+    hist_cache_put(r->hc, &k, row, NULL);
+    return row;
+}
+
+static int last_reserve(last_chain *l, size_t n)
+{
+    size_t c1 = l->cap, c2 = l->cap, c3 = l->cap;    /* grow alike */
+
+    if (ps_grow((void **)&l->ips, &c1, n, sizeof(*l->ips)) < 0 ||
+        ps_grow((void **)&l->rows, &c2, n, sizeof(*l->rows)) < 0 ||
+        ps_grow((void **)&l->mode, &c3, n, sizeof(*l->mode)) < 0)
+        return -1;
+    l->cap = c1;
+    return 0;
+}
+
+/* Each entry's row through the location cache; the end the chain shares
+ * with the last one (half of a profile's chains equal the one before,
+ * most share all but a few entries) takes that one's rows as they are.
+ * -1 out of memory. */
+static int add_chain_raw(run *r, walk *w, hist *h, const ps_sample *smp, hist_item *it,
+                         uint64_t period)
+{
+    int extent = chain_extent(smp, walk_max_stack(w));
+    last_chain *l = &r->last[r->cur], *nl = &r->last[!r->cur];
+    size_t n = (size_t)smp->nr_callchain, k, i;
+    uint16_t mode = PERF_RECORD_MISC_USER;
+    char level = it->level;
+
+    if (extent < 0)
+        return 0;               /* corrupt chain: perf drops it all */
+    k = extent ? common_end(l, h, smp, level) : 0;
+    if (extent == 0 || last_reserve(nl, n) < 0) {
+        unsigned max_stack = walk_max_stack(w);
+        size_t frames = 0;
+
+        l->h = nl->h = NULL;
+        for (i = 0; i < n && frames < max_stack; i++) {
+            uint32_t row = chain_entry(r, w, h, smp, it, level, i, &mode, period);
+
+            if (row == UINT32_MAX)
+                return -1;
+            frames += row != 0;
+        }
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        if (i >= n - k && l->mode[l->nr - (n - i)] == mode) {  /* the rest: the last chain's */
+            size_t j = l->nr - (n - i);
+
+            for (; i < n; i++, j++) {
+                nl->mode[i] = l->mode[j];
+                if ((nl->rows[i] = l->rows[j]) != 0)
+                    hist_add_at(h, l->rows[j] - 1, period, 0);
+            }
+            break;
+        }
+        nl->mode[i] = mode;
+        if ((nl->rows[i] = chain_entry(r, w, h, smp, it, level, i, &mode, period)) ==
+            UINT32_MAX)
+            return -1;
+    }
+    memcpy(nl->ips, smp->callchain, n * sizeof(*nl->ips));
+    *nl = (last_chain){ h, smp->pid, smp->tid, smp->cpu, level, n,
+                        nl->ips, nl->rows, nl->mode, nl->cap };
+    r->cur = !r->cur;
+    return 0;
+}
+
+/* The inclusive sums of the sample's chain, it being its own location. */
+static int add_children(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it,
+                        uint64_t period, uint32_t self)
+{
+    const ps_sample *smp = &ev->u.sample;
+
+    if (!(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
+        return 0;
+    r->out->has_callchain = 1;
+    /* what ps_resolver__frames() does differently: branch stacks, unwinding */
+    if (r->hc != NULL && !(ev->evsel->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+        !(smp->sample_type & (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+                              PERF_SAMPLE_STACK_USER)))
+        return add_chain_raw(r, w, h, smp, it, period);
+    return add_chain(r, w, h, ev, it, period, self);
+}
+
+/* A hidden sample is resolved all the same: what the resolver loads on
+ * first use is loaded when perf would. */
+static void hide_resolve(ps_resolver *res, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+    char comm[64];
+    ps_frame fr;
+
+    ps_resolver__comm(res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
+    ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
+                      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
+}
+
+/* The sample's own row, from the cache or resolved (its item in *it). */
+static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it,
+                            uint64_t period)
+{
+    const ps_sample *smp = &ev->u.sample;
+    ps_resolver *res = walk_resolver(w);
+    unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+    hist_loc_key k = { h, smp->ip, smp->pid, smp->tid, smp->cpu, (uint16_t)cpumode, 0 };
+    char comm[64], jit[64];
+    const char *cached;
+    hist_entry *e;
+    uint32_t row;
+    ps_frame fr;
+
+    memset(it, 0, sizeof(*it));
+    it->pid = (int32_t)smp->pid;
+    it->tid = (int32_t)smp->tid;
+    it->cpu = (int32_t)smp->cpu;
+    it->time = smp->time;
+    it->level = level_of_cpumode(cpumode);
+    if (r->hc != NULL && (row = hist_cache_get(r->hc, &k, &cached)) != 0) {
+        it->comm = cached;      /* what a chain entry takes from the sample */
+        return hist_add_at(h, row - 1, period, 1);
+    }
+    it->comm = ps_resolver__comm(res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
+    ps_resolver__addr(res, smp->pid, smp->tid, smp->time, cpumode, smp->ip, &fr);
+    frame_item(it, &fr, jit, sizeof(jit));
+    if ((e = hist_add(h, it, period, 1)) == NULL)
+        return NULL;
+    /* comm[] and jit[] end here: the hist's copies live on */
+    it->dso = e->it.dso;
+    if ((it->comm = hist_str(h, it->comm)) == NULL)
+        return NULL;
+    if (r->hc != NULL)
+        hist_cache_put(r->hc, &k, (uint32_t)(e - h->v) + 1, it->comm);
+    return e;
+}
+
 static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
                      uint64_t period)
 {
     run *r = ctx;
     const ps_sample *smp = &ev->u.sample;
     ps_resolver *res = walk_resolver(w);
-    char comm[64], jit[64];
     hist_entry *self;
     hist_item it;
-    ps_frame fr;
     hist *h;
 
     if (r->o->filter != NULL && filter_skip(r->o->filter, res, smp, e))
         return 0;
     if ((h = event_hist(r, e)) == NULL)
         goto oom;
-    memset(&it, 0, sizeof(it));
-    it.comm = ps_resolver__comm(res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
-    it.pid = (int32_t)smp->pid;
-    it.tid = (int32_t)smp->tid;
-    it.cpu = (int32_t)smp->cpu;
-    it.time = smp->time;
-    ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
-                      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
-    frame_item(&it, &fr, jit, sizeof(jit));
-    it.level = level_of_cpumode(ev->misc & PERF_RECORD_MISC_CPUMODE_MASK);
     hist_sample_begin(h);
     h->total_period += period;
     h->nr_samples++;
-    if (r->o->hide != NULL && filter_skip(r->o->hide, res, smp, e))
+    if (r->o->hide != NULL && filter_skip(r->o->hide, res, smp, e)) {
+        hide_resolve(res, ev);
         return 0;
-    if ((self = hist_add(h, &it, period, 1)) == NULL)
+    }
+    if ((self = add_self(r, w, h, ev, &it, period)) == NULL)
         goto oom;
-    if (r->o->children && add_chain(r, w, h, ev, &it, period, (uint32_t)(self - h->v)) < 0)
+    if (r->o->children && add_children(r, w, h, ev, &it, period, (uint32_t)(self - h->v)) < 0)
         goto oom;
     return 0;
 oom:
@@ -206,11 +409,30 @@ oom:
     return -1;
 }
 
+/* The records the resolver changes its threads or maps by (libparse/
+ * machine.c's ps_machine__event()); after any other (FINISHED_ROUND every
+ * round), what the caches hold stays true. */
+static int changes_resolver(uint32_t type)
+{
+    switch (type) {
+    case PERF_RECORD_COMM: case PERF_RECORD_FORK: case PERF_RECORD_EXIT:
+    case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2: case PERF_RECORD_KSYMBOL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static int on_record(void *ctx, walk *w, const ps_event *ev)
 {
     run *r = ctx;
 
     (void)w;
+    if (changes_resolver(ev->type)) {
+        if (r->hc != NULL)
+            hist_cache_forget(r->hc);
+        r->last[0].h = r->last[1].h = NULL;
+    }
     if (ev->type == PERF_RECORD_LOST_SAMPLES)
         r->out->nr_lost_samples += ev->u.lost_samples.lost;
     return 0;
@@ -278,6 +500,21 @@ static int on_first(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     return on_sample(ctx, w, ev, e, period);
 }
 
+/* the fast loop starts over: back to nothing summed */
+static void reset(void *ctx)
+{
+    run *r = ctx;
+
+    hist_set_free(r->out);
+    if (r->slot != NULL)
+        memset(r->slot, 0, r->nslot * sizeof(*r->slot));
+    if (r->cache != NULL)
+        memset(r->cache, 0, CHAIN_CACHE * sizeof(*r->cache));
+    if (r->hc != NULL)
+        hist_cache_forget(r->hc);
+    r->last[0].h = r->last[1].h = NULL;
+}
+
 static int by_idx(const void *a, const void *b)
 {
     const hist *x = a, *y = b;
@@ -288,23 +525,40 @@ static int by_idx(const void *a, const void *b)
 int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts *o,
                  hist_set *out)
 {
-    run r = { cmd, o, out, NULL, 0, 0, NULL };
+    run r;
     walk_cb cb = { &r, on_first, on_first_record };
     walk_opts wo;
+    size_t i;
     int rc;
 
+    memset(&r, 0, sizeof(r));
+    r.cmd = cmd;
+    r.o = o;
+    r.out = out;
     memset(out, 0, sizeof(*out));
     memset(&wo, 0, sizeof(wo));
     wo.symfs = o->symfs;
     wo.kallsyms = o->kallsyms;
     wo.max_stack = o->max_stack;
+    wo.reset = reset;
     if (o->children && (r.cache = calloc(CHAIN_CACHE, sizeof(*r.cache))) == NULL) {
+        fprintf(stderr, "perfsift %s: out of memory\n", cmd);
+        return EXIT_BADINPUT;
+    }
+    if ((r.hc = hist_cache_new()) == NULL) {
+        free(r.cache);
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
     }
     rc = walk_run(cmd, in, &wo, &cb);
     free(r.slot);
     free(r.cache);
+    hist_cache_free(r.hc);
+    for (i = 0; i < 2; i++) {
+        free(r.last[i].ips);
+        free(r.last[i].rows);
+        free(r.last[i].mode);
+    }
     if (out->n > 1)
         qsort(out->ev, out->n, sizeof(*out->ev), by_idx);
     return rc;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "read_split.h"
 #include "walk.h"
+#include "walk_fast.h"
 
 struct walk {
     const char     *cmd;
@@ -18,6 +19,8 @@ struct walk {
     read_split      reads;
     unsigned        max_stack;
     int             pipe, has_stat;
+    int             fast_ok;        /* the callbacks can start over */
+    int             no_fast;        /* the fast loop gave up: the general one */
     int           (*end)(void *ctx, walk *w);   /* walk_at_end() */
 };
 
@@ -38,8 +41,9 @@ static void symbols_warning(void *ctx, const ps_error *w)
 }
 
 /* on_event's "failed, message already printed": outside the PS_E* codes
- * that ps_session_next() returns in the same variable (PS_EFORMAT is -2) */
-enum { REPORTED = -1000 };
+ * that ps_session_next() returns in the same variable (PS_EFORMAT is -2);
+ * AGAIN: the fast loop gave up after delivering, walk again without it */
+enum { REPORTED = -1000, AGAIN = -1001 };
 
 /* PERF_SAMPLE_READ: one delivery per value, as its event, with the increase */
 static int read_sample(walk *w, const ps_event *ev, ps_error *err)
@@ -83,14 +87,34 @@ static int on_event(walk *w, const ps_event *ev, ps_error *err)
     return 0;
 }
 
+static int on_fast_event(void *ctx, const ps_event *ev, ps_error *err)
+{
+    return on_event(ctx, ev, err);
+}
+
+/* walk_fast.h's loop when the callbacks can start over: PS_DONE, AGAIN,
+ * PS_OK for "not this capture", or on_event's failure */
+static int fast_loop(walk *w, const input_opts *in, ps_error *err)
+{
+    int rc;
+
+    if (w->no_fast || !w->fast_ok || w->pipe)
+        return PS_OK;
+    rc = walk_fast(w->s, in->ordered, on_fast_event, w, err);
+    return rc == WALK_FAST_DONE ? PS_DONE : rc == WALK_FAST_NO ? PS_OK
+           : rc == WALK_FAST_RETRY ? AGAIN : rc;
+}
+
 static int loop(walk *w, const input_opts *in)
 {
     ps_error err;
     ps_event ev;
     uint64_t n = 0;
-    int rc;
+    int rc = fast_loop(w, in, &err);
 
-    while ((rc = ps_session_next(&ev, w->s, &err)) == PS_OK) {
+    if (rc == AGAIN)
+        return AGAIN;
+    while (rc == PS_OK && (rc = ps_session_next(&ev, w->s, &err)) == PS_OK) {
         if ((rc = on_event(w, &ev, &err)) != 0)
             break;
         if (!in->quiet)
@@ -159,7 +183,8 @@ static int setup(walk *w, const input_opts *in0, const walk_opts *o)
     return loop(w, &in);
 }
 
-int walk_run(const char *cmd, const input_opts *in, const walk_opts *o, const walk_cb *cb)
+static int walk_once(const char *cmd, const input_opts *in, const walk_opts *o,
+                     const walk_cb *cb, int no_fast)
 {
     walk w;
     int rc;
@@ -167,6 +192,8 @@ int walk_run(const char *cmd, const input_opts *in, const walk_opts *o, const wa
     memset(&w, 0, sizeof(w));
     w.cmd = cmd;
     w.cb = cb;
+    w.no_fast = no_fast;
+    w.fast_ok = o->reset != NULL;
     w.max_stack = o->max_stack ? o->max_stack : 127;
     script_config_init(&w.cfg);
     if (o->fields != NULL && script_parse_fields(&w.cfg, o->fields) < 0)
@@ -176,4 +203,14 @@ int walk_run(const char *cmd, const input_opts *in, const walk_opts *o, const wa
     ps_session_close(w.s);
     read_split_free(&w.reads);
     return rc;
+}
+
+int walk_run(const char *cmd, const input_opts *in, const walk_opts *o, const walk_cb *cb)
+{
+    int rc = walk_once(cmd, in, o, cb, 0);
+
+    if (rc != AGAIN)
+        return rc;
+    o->reset(cb->ctx);
+    return walk_once(cmd, in, o, cb, 1);
 }

@@ -26,6 +26,10 @@ typedef struct walk_opts {
     unsigned    max_stack;      /* 0: perf's 127 */
     const char *fields;         /* a perf script -F argument (NULL: none):
                                  * changes the fields perf would show */
+    /** Forget everything delivered so far (called with the callbacks'
+     * ctx). Given, the walk may take the fast loop (walk_fast.h), which
+     * can have to start over; NULL: never. */
+    void      (*reset)(void *ctx);
 } walk_opts;
 
 typedef struct walk_cb {

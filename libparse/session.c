@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "attr.h"
 #include "features.h"
 #include "session.h"
@@ -669,4 +670,38 @@ int ps_session_next(ps_event *out, ps_session *s, ps_error *err)
     else if (rc == PS_DONE)
         s->done = 1;
     return rc;
+}
+
+/* --- callers that read a file's records themselves ---------------------------- */
+
+int ps_session__release(ps_session *s, int *fd, uint64_t *from, uint64_t *to)
+{
+    if (s->src.map == NULL || s->src.is_stream || s->src.map_owned != 2 || s->src.fd < 0 ||
+        s->dir_files != NULL || s->swap || s->hdr.container != PS_CONTAINER_FILE ||
+        s->index != 0 || s->done || (*fd = dup(s->src.fd)) < 0)
+        return -1;
+    *from = s->src.pos;
+    *to = s->src.end < s->src.map_size ? s->src.end : s->src.map_size;
+    ps_source__close(&s->src);
+    s->done = 1;                /* ps_session_next() has nothing more to say */
+    return 0;
+}
+
+int ps_session__decode_bytes(ps_event *out, ps_session *s, const uint8_t *p, uint64_t off,
+                             ps_error *err)
+{
+    frame f;
+    int rc;
+
+    if (((uintptr_t)p & 7) != 0 || s->swap)
+        return ps_error__set(err, PS_EINVAL, off, "record not aligned in host byte order");
+    memset(&f, 0, sizeof(f));
+    f.off = off;
+    if ((rc = frame_header(s, &f, p, err)) < 0)
+        return rc;
+    extra_size(p, f.type, f.size, 0, &f.extra);
+    if (f.extra)
+        return ps_error__set(err, PS_EUNSUPPORTED, off, "record with a payload");
+    f.p = f.orig = p;
+    return decode_frame(out, s, &f, p + f.size, NULL, err);
 }

@@ -49,6 +49,26 @@ struct ps_session {
 void ps_session__warn(ps_session *s, uint64_t off, const char *fmt, ...)
     PS_PRINTF(3, 4);
 
+/*
+ * For a caller that reads a file's records itself (cmd/walk_fast.c),
+ * with read(): faster than the mapping where page faults are dear (a
+ * VM's shadow page tables). When the input is one regular file in the
+ * host's byte order and no record was read yet: *fd a descriptor of it
+ * (owned: close()), [*from, *to) the records' range (the data section,
+ * cut at the end of the file), the session's own mapping closed; 0.
+ * Else -1 and nothing changed. ps_session_next() says PS_DONE after.
+ */
+int ps_session__release(ps_session *s, int *fd, uint64_t *from, uint64_t *to);
+/**
+ * Decode the record at p (8-aligned, header.size bytes; at file offset
+ * off) as ps_session_next() would. No side effects: not for the records
+ * that change the session (ATTR, FEATURE, TRACING_DATA, EVENT_UPDATE,
+ * COMPRESSED) nor those with a payload past header.size. out->raw is p.
+ * PS_OK or a negative code.
+ */
+int ps_session__decode_bytes(ps_event *out, ps_session *s, const uint8_t *p, uint64_t off,
+                             ps_error *err);
+
 /* header.c */
 int ps_header__read(ps_session *s, ps_error *err);
 /* ring.c */

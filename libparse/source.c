@@ -55,7 +55,7 @@ int ps_source__open(ps_source *src, const char *path, ps_error *err)
             src->map_owned = 2;
             src->end = src->map_size;
             src->file_size = src->map_size;
-            ahead_start(src);
+            src->ahead_later = 1;
             return PS_OK;
         }
     }
@@ -171,7 +171,10 @@ int64_t ps_source__peek(ps_source *src, size_t n, const uint8_t **p, ps_error *e
  * nothing depends on what; it skips what the decoder has passed, stays
  * at most AHEAD_WINDOW bytes past it (what drop_consumed() populates
  * anyway) and stops at ps_source__close(). Maps of less than
- * AHEAD_MIN_SIZE get none.
+ * AHEAD_MIN_SIZE get none. It starts at the first record consumed, not at
+ * open: a session handed to a caller that reads the file itself
+ * (ps_session__release()) would otherwise wait for it to finish touching
+ * its first window, then unmap what it touched.
  */
 #define AHEAD_WINDOW (2 * DROP_STEP)
 #define AHEAD_MIN_SIZE ((uint64_t)64 << 20)    /* smaller captures: not worth a thread */
@@ -221,7 +224,8 @@ static void ahead_start(ps_source *src)
         return;
     a->map = src->map;
     a->size = src->map_size;
-    a->want = AHEAD_WINDOW;
+    a->from = src->pos;
+    a->want = src->pos + AHEAD_WINDOW;
     pthread_mutex_init(&a->mu, NULL);
     pthread_cond_init(&a->cv, NULL);
     if (pthread_create(&a->thread, NULL, ahead_main, a) != 0) {
@@ -299,6 +303,10 @@ void ps_source__consume(ps_source *src, size_t n)
         return;
     if (src->pos > src->bytes_read)
         src->bytes_read = src->pos;
+    if (src->ahead_later) {
+        src->ahead_later = 0;
+        ahead_start(src);
+    }
     if (src->ahead != NULL && src->pos >= src->ahead_next) {
         ahead_follow(src);
         src->ahead_next = src->pos + (1 << 20);

@@ -37,6 +37,9 @@ typedef struct ps_source {
     uint64_t       file_size;
     struct ps_ahead *ahead;     /* owned: the page toucher (source.c), or NULL */
     uint64_t       ahead_next;  /* pos at which it is told to move on */
+    int            ahead_later; /* start the toucher at the first consume: not
+                                 * for a session whose records are never read
+                                 * through here (ps_session__release()) */
 } ps_source;
 
 /** Open path ("-" = stdin): regular files are mmap'd, others streamed. */
