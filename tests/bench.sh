@@ -16,7 +16,27 @@ set -euo pipefail
 PERFSIFT=${1:-$(dirname "$0")/../perfsift}
 DIR=${BENCH_DIR:-/tmp/perfsift-bench}
 mkdir -p "$DIR"
-cc -O1 -g -fno-omit-frame-pointer -pthread "$(dirname "$0")/bench/deep.c" -o "$DIR/deep"
+# bin OUT CAPTURES... -- cc args: build OUT (in a temp file), the same
+# bytes from whichever checkout (paths mapped out of the debug info, so the
+# build-id does not change); a binary that did change drops the captures
+# recorded from the old one, whose build-ids would no longer match (every
+# sample would resolve to [unknown])
+TESTS=$(cd "$(dirname "$0")" && pwd)
+bin() {
+    local out=$1 caps=()
+    shift
+    while [ "$1" != -- ]; do caps+=("$1"); shift; done
+    shift
+    (cd "$DIR" && cc -ffile-prefix-map="$TESTS"=tests -ffile-prefix-map="$DIR"=. "$@" -o "$out.new")
+    if ! cmp -s "$out.new" "$out"; then
+        mv "$out.new" "$out"
+        rm -f "${caps[@]}"
+    else
+        rm -f "$out.new"
+    fi
+}
+bin "$DIR/deep" "$DIR/small.data" "$DIR/large.data" -- \
+    -O1 -g -fno-omit-frame-pointer -pthread "$(dirname "$0")/bench/deep.c"
 
 record() {      # name seconds
     [ -s "$DIR/$1.data" ] && return
@@ -73,7 +93,8 @@ for cap in small large; do
 done
 
 # DWARF call graphs: perf once (it can be slow, --inline above all), capped.
-cc -O2 -g -fomit-frame-pointer -pthread "$(dirname "$0")/bench/dwarf.c" -o "$DIR/dwarf" -lm
+bin "$DIR/dwarf" "$DIR/dwarf.data" -- -O2 -g -fomit-frame-pointer -pthread \
+    "$(dirname "$0")/bench/dwarf.c" -lm
 f="$DIR/dwarf.data"
 if [ ! -s "$f" ]; then
     echo "recording dwarf (3 s, --call-graph dwarf at 4 kHz) ..." >&2
