@@ -22,7 +22,11 @@
  *    whole-stack scan decides what libdwfl knows then).
  *
  * Rows: per space, by lookup address (pc, or pc - 1), in a table dropped
- * whenever the space's modules change (struct space's gen).
+ * whenever the space's modules change (struct space's gen). Each is read
+ * whole (struct cfi_row) and kept as what the walk reads of it on every
+ * frame (struct row: a few cache lines, where the whole row's 1.5 KB made
+ * its first load the walk's costliest instruction); the whole one is kept
+ * beside it only when a rule needs the stack machine (REG_EXPR).
  *
  * Layer: above unwind_space.c (modules, reported here per frame pc) and
  * unwind_mem.c (memory as perf reads it); called by unwind.c. Owns each
@@ -50,7 +54,8 @@ struct step_op {
     uint64_t number, number2;
 };
 
-struct row {
+/* A row as libdw gives it, the rules pre-read (simplify()). */
+struct cfi_row {
     uint8_t        kind;        /* ROW_* */
     uint8_t        signal;      /* the FDE's CIE is a signal frame's */
     uint8_t        cfa_ok;      /* dwarf_frame_cfa() answered */
@@ -68,11 +73,34 @@ struct row {
     struct step_op ops[X86_NR_REGS][MAX_OPS];
 };
 
+/* A register with a value rule, as step() applies it. */
+struct rule {
+    uint8_t  reg;
+    uint8_t  kind;              /* REG_AT_CFA, REG_VAL_CFA, REG_EXPR */
+    uint64_t off;               /* REG_AT_CFA, REG_VAL_CFA */
+};
+
+#define NO_FULL UINT32_MAX
+
+/* What the walk reads of a cfi_row, its hot fields first. */
+struct row {
+    uint8_t     kind, signal, cfa_simple, ra_undefined;   /* as in cfi_row */
+    uint8_t     ra_slot_ok;     /* row_ra_slot() finds the return address slot */
+    uint8_t     nr_computed;
+    uint32_t    same;
+    uint32_t    full;           /* index of the whole row in rows.full, or NO_FULL */
+    uint32_t    ra_slot_reg;    /* the slot is that register plus ra_slot_off */
+    uint64_t    cfa_reg, cfa_off, ra_slot_off;
+    struct rule computed[X86_NR_REGS];
+};
+
 struct rows {
-    uint64_t    gen;            /* the space's gen the rows were read at */
-    ps_u64map   by_addr;        /* lookup address -> index in v */
-    struct row *v;              /* owned */
-    size_t      nr, cap;
+    uint64_t        gen;        /* the space's gen the rows were read at */
+    ps_u64map       by_addr;    /* lookup address -> index in v */
+    struct row     *v;          /* owned */
+    size_t          nr, cap;
+    struct cfi_row *full;       /* owned: the rows with REG_EXPR rules */
+    size_t          nr_full, cap_full;
 };
 
 /* One frame's registers, as a Dwfl_Frame holds them. */
@@ -131,7 +159,7 @@ static int is_x86_64(Dwfl_Module *mod)
 
 /* Pre-read the usual forms of r's rules (see REG_AT_CFA): evaluated
  * without the stack machine, to the same values and memory reads. */
-static void simplify(struct row *r)
+static void simplify(struct cfi_row *r)
 {
     const struct step_op *c = r->cfa;
     unsigned i;
@@ -173,7 +201,7 @@ static void simplify(struct row *r)
 }
 
 /* The row handle_cfi() would use at addr, read into r. */
-static void read_row(struct space *sp, uint64_t addr, struct row *r)
+static void read_row(struct space *sp, uint64_t addr, struct cfi_row *r)
 {
     const struct module *md = ps_unwind__mod_at(sp, addr);
     Dwfl_Module *mod;
@@ -229,10 +257,65 @@ out:
     free(frame);
 }
 
+/* Where f says the return address of the frame is saved, for the usual
+ * rules (unwind_guess.c's ra_slot()): the CFA a register plus an offset,
+ * the return address at an offset from it; the register number taken as
+ * an unsigned, as dwfl_frame_reg() takes it. */
+static void ra_slot_rule(const struct cfi_row *f, struct row *r)
+{
+    const struct step_op *ra = f->ops[X86_RA];
+
+    if (!f->cfa_ok || f->nr_cfa != 1 || !f->cfa_simple || f->nr_ops[X86_RA] == 0 ||
+        ra[0].atom != DW_OP_call_frame_cfa)
+        return;
+    r->ra_slot_reg = (uint32_t)f->cfa_reg;
+    r->ra_slot_off = f->cfa_off;
+    if (f->nr_ops[X86_RA] == 2 && ra[1].atom == DW_OP_plus_uconst)
+        r->ra_slot_off += ra[1].number;
+    else if (f->nr_ops[X86_RA] != 1)
+        return;
+    r->ra_slot_ok = 1;
+}
+
+/* f as the walk reads it, into r; f kept in t->full when a rule needs it.
+ * @return 0, or -1 out of memory */
+static int compact(struct rows *t, const struct cfi_row *f, struct row *r)
+{
+    unsigned k;
+
+    memset(r, 0, sizeof(*r));
+    r->kind = f->kind;
+    r->signal = f->signal;
+    r->cfa_simple = f->cfa_simple;
+    r->ra_undefined = f->ra_undefined;
+    r->same = f->same;
+    r->cfa_reg = f->cfa_reg;
+    r->cfa_off = f->cfa_off;
+    r->full = NO_FULL;
+    r->nr_computed = f->nr_computed;
+    ra_slot_rule(f, r);
+    for (k = 0; k < f->nr_computed; k++) {
+        unsigned i = f->computed[k];
+
+        r->computed[k].reg = (uint8_t)i;
+        r->computed[k].kind = f->reg_kind[i];
+        r->computed[k].off = f->reg_off[i];
+        if (f->reg_kind[i] == REG_EXPR && r->full == NO_FULL) {
+            if (t->nr_full >= NO_FULL ||
+                ps_grow((void **)&t->full, &t->cap_full, t->nr_full + 1, sizeof(*t->full)) < 0)
+                return -1;
+            t->full[t->nr_full] = *f;
+            r->full = (uint32_t)t->nr_full++;
+        }
+    }
+    return 0;
+}
+
 /* The row at addr, read once per gen. @return it, or NULL out of memory */
 static const struct row *row_at(struct space *sp, uint64_t addr)
 {
     struct rows *t = sp->rows;
+    struct cfi_row f;
     uint64_t *hit;
 
     if (t == NULL) {
@@ -246,14 +329,15 @@ static const struct row *row_at(struct space *sp, uint64_t addr)
         ps_u64map__free(&t->by_addr);
         ps_u64map__init(&t->by_addr);
         t->nr = 0;
+        t->nr_full = 0;
         t->gen = sp->gen;
     }
     if ((hit = ps_u64map__get(&t->by_addr, addr)) != NULL)
         return &t->v[*hit];
     if (ps_grow((void **)&t->v, &t->cap, t->nr + 1, sizeof(*t->v)) < 0)
         return NULL;
-    read_row(sp, addr, &t->v[t->nr]);
-    if (ps_u64map__put(&t->by_addr, addr, t->nr) < 0)
+    read_row(sp, addr, &f);
+    if (compact(t, &f, &t->v[t->nr]) < 0 || ps_u64map__put(&t->by_addr, addr, t->nr) < 0)
         return NULL;
     return &t->v[t->nr++];
 }
@@ -263,6 +347,7 @@ void ps_unwind__rows_free(struct space *sp)
     if (sp->rows != NULL) {
         ps_u64map__free(&sp->rows->by_addr);
         free(sp->rows->v);
+        free(sp->rows->full);
         free(sp->rows);
         sp->rows = NULL;
     }
@@ -293,7 +378,7 @@ static int mem_read(struct ctx *c, uint64_t addr, uint64_t *out)
  * result is read from memory when DW_OP_call_frame_cfa made it a
  * location. row NULL: the CFA itself is being computed (no CFA inside).
  * @return 0 with *out, -1 when libdwfl's evaluation fails */
-static int eval(struct ctx *c, const struct regs *s, const struct row *row,
+static int eval(struct ctx *c, const struct regs *s, const struct cfi_row *row,
                 const struct step_op *ops, size_t nops, uint64_t *out)
 {
     uint64_t st[2 * MAX_OPS + 2], a, b;
@@ -373,7 +458,8 @@ static int eval(struct ctx *c, const struct regs *s, const struct row *row,
  * rule reads s only, so the order they are applied in does not matter:
  * the "same value" ones are copied at once. Registers without a value
  * rule stay unset (undefined, or an error handle_cfi() skips). */
-static void step(struct ctx *c, const struct regs *s, const struct row *row, struct regs *u)
+static void step(struct ctx *c, const struct rows *t, const struct regs *s,
+                 const struct row *row, struct regs *u)
 {
     int cfa_known = 0;
     uint64_t cfa = 0;
@@ -389,21 +475,24 @@ static void step(struct ctx *c, const struct regs *s, const struct row *row, str
         cfa_known = 1;
     }
     for (k = 0; k < row->nr_computed; k++) {
-        unsigned i = row->computed[k];
+        const struct rule *ru = &row->computed[k];
+        const struct cfi_row *f;
+        unsigned i = ru->reg;
         uint64_t v;
 
-        switch (row->reg_kind[i]) {
+        switch (ru->kind) {
         case REG_AT_CFA:
-            if (!cfa_known || mem_read(c, cfa + row->reg_off[i], &v) < 0)
+            if (!cfa_known || mem_read(c, cfa + ru->off, &v) < 0)
                 continue;
             break;
         case REG_VAL_CFA:
             if (!cfa_known)
                 continue;
-            v = cfa + row->reg_off[i];
+            v = cfa + ru->off;
             break;
-        default:                /* REG_EXPR */
-            if (eval(c, s, row, row->ops[i], row->nr_ops[i], &v) < 0)
+        default:                /* REG_EXPR: compact() kept the whole row */
+            f = &t->full[row->full];
+            if (eval(c, s, f, f->ops[i], f->nr_ops[i], &v) < 0)
                 continue;
             break;
         }
@@ -414,35 +503,14 @@ static void step(struct ctx *c, const struct regs *s, const struct row *row, str
         u->pc_set = 1;
 }
 
-/* unwind_guess.c's ra_slot() on a cached row. */
+/* unwind_guess.c's ra_slot() on a cached row (ra_slot_rule()). */
 static int row_ra_slot(const struct regs *s, const struct row *row, uint64_t *out)
 {
-    const struct step_op *cfa = row->cfa, *ra = row->ops[X86_RA];
-    uint64_t reg, base;
+    uint64_t reg;
 
-    if (!row->cfa_ok || row->nr_cfa != 1)
+    if (!row->ra_slot_ok || reg_get(s, row->ra_slot_reg, &reg) < 0)
         return -1;
-    if (cfa->atom == DW_OP_bregx) {
-        base = cfa->number2;
-        reg = cfa->number;
-    } else if (cfa->atom >= DW_OP_breg0 && cfa->atom <= DW_OP_breg31) {
-        base = cfa->number;
-        reg = cfa->atom - DW_OP_breg0;
-    } else {
-        return -1;
-    }
-    /* dwfl_frame_reg() takes the number as an unsigned */
-    if (reg_get(s, (unsigned)reg, &reg) < 0)
-        return -1;
-    base += reg;
-    if (row->nr_ops[X86_RA] == 0 || ra[0].atom != DW_OP_call_frame_cfa)
-        return -1;
-    if (row->nr_ops[X86_RA] == 1)
-        *out = base;
-    else if (row->nr_ops[X86_RA] == 2 && ra[1].atom == DW_OP_plus_uconst)
-        *out = base + ra[1].number;
-    else
-        return -1;
+    *out = reg + row->ra_slot_off;
     return 0;
 }
 
@@ -510,7 +578,7 @@ int ps_unwind__step_walk(ps_unwinder *u, struct space *sp, struct ctx *c)
         /* libdwfl looks the row up at the same address */
         if ((cur->initial || cur->signal_frame) != callee_signal)
             return -1;
-        step(c, cur, row, next);
+        step(c, sp->rows, cur, row, next);
         act = cur->initial || cur->signal_frame || (next->pc_set && next->signal_frame);
         if (callee_signal || c->nr_zero != nr_zero) {
             c->signal = row->signal;
