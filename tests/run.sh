@@ -69,8 +69,13 @@ for t in "$here"/diff/*.sh; do
     case " $slow_first " in *" $n "*) continue ;; esac
     diffs+=("$t")
 done
+# PS_SKIP="name ...": leave those differential files out, each named
+# (.ci/run's sanitizer run, for time: see there).
 for t in "${diffs[@]}"; do
     n=$(basename "$t" .sh)
+    case " ${PS_SKIP:-} " in
+        *" $n "*) echo "== $n: not run (PS_SKIP)" ; continue ;;
+    esac
     k=$(echo " $sharded " | grep -oE " $n:[0-9]+ " | cut -d: -f2)
     if [ -z "$k" ]; then
         spawn "$n" bash "$t"
