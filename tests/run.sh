@@ -44,16 +44,17 @@ spawn() {   # run in the background, at most jobs_max at once
     run "$@" &
 }
 
-# perf's outputs are remembered for this run (tests/tools/oracle/perf):
-# the same perf command on the same bytes runs once, however many test
-# files ask. PS_ORACLE_CACHE=DIR keeps them in DIR instead, for a later run
-# on the same machine (.ci/run: the SANITIZE=1 run after the plain one).
-if command -v perf >/dev/null; then
-    oracle=${PS_ORACLE_CACHE:-$out/oracle}
-    mkdir -p "$oracle/bin"
-    touch "$oracle/.perfsift-oracle"
-    ln -sfn "$here/tools/oracle/perf" "$oracle/bin/perf"
-    export PATH="$oracle/bin:$PATH"
+# PS_ORACLE_CACHE=DIR: perf's outputs are remembered in DIR
+# (tests/tools/oracle/perf): the same read-only perf command on the same
+# bytes runs once, in this run and in later ones on the same machine (a
+# sanitizer run after a plain one compares with the outputs perf gave it).
+# Off by default: each first run pays ~0.1 s for the wrapper and the
+# hashing, more than one run of make check saves.
+if [ -n "${PS_ORACLE_CACHE:-}" ] && command -v perf >/dev/null; then
+    mkdir -p "$PS_ORACLE_CACHE/bin"
+    touch "$PS_ORACLE_CACHE/.perfsift-oracle"
+    ln -sfn "$here/tools/oracle/perf" "$PS_ORACLE_CACHE/bin/perf"
+    export PATH="$PS_ORACLE_CACHE/bin:$PATH"
 fi
 if ! command -v perf >/dev/null; then
     echo "FAIL perf-installed: perf not found (install linux-perf; make deps)" |
@@ -69,8 +70,8 @@ for t in "$here"/diff/*.sh; do
     case " $slow_first " in *" $n "*) continue ;; esac
     diffs+=("$t")
 done
-# PS_SKIP="name ...": leave those differential files out, each named
-# (.ci/run's sanitizer run, for time: see there).
+# PS_SKIP="name ...": leave those differential files out, each named (a
+# quicker partial run while working on something else).
 for t in "${diffs[@]}"; do
     n=$(basename "$t" .sh)
     case " ${PS_SKIP:-} " in
