@@ -727,6 +727,35 @@ const ps_map *ps_maps__inserted(const ps_maps *s, size_t i)
     return s != NULL && i < s->nr_inserted ? s->inserted[i] : NULL;
 }
 
+size_t ps_maps__nr_inserted(const ps_maps *s)
+{
+    return s != NULL ? s->nr_inserted : 0;
+}
+
+/* perf's DSO identity (dsos__findnew_id()): the name, then the MMAP2 ids
+ * when both sides have them. */
+static int same_dso(const ps_map *a, const ps_map *b)
+{
+    if (strcmp(a->filename, b->filename) != 0)
+        return 0;
+    if (!a->is_mmap2 || !b->is_mmap2 || (a->ino == 0 && a->maj == 0 && a->min == 0) ||
+        (b->ino == 0 && b->maj == 0 && b->min == 0))
+        return 1;
+    return a->maj == b->maj && a->min == b->min && a->ino == b->ino &&
+           a->ino_generation == b->ino_generation;
+}
+
+uint64_t ps_maps__lowest_start(const ps_maps *s, uint64_t t, const ps_map *like)
+{
+    size_t i;
+
+    /* live is sorted by start: the first match is the lowest */
+    for (i = 0; s != NULL && i < s->nr_live; i++)
+        if (s->live[i]->time_start <= t && same_dso(s->live[i], like))
+            return s->live[i]->start;
+    return UINT64_MAX;
+}
+
 const ps_map *ps_machine__find_kernel_map(const ps_machine *m, uint64_t t, uint64_t addr)
 {
     return maps_find(m->kernel, t, addr);

@@ -136,6 +136,16 @@ const ps_maps *ps_machine__user_maps(const ps_machine *m, uint32_t pid, uint32_t
  * @return the i-th, or NULL when i is past the last (or s is NULL)
  */
 const ps_map *ps_maps__inserted(const ps_maps *s, size_t i);
+/** How many maps ps_maps__inserted() has for s (0 for NULL): a count that
+ * changes whenever s's maps do. */
+size_t ps_maps__nr_inserted(const ps_maps *s);
+/**
+ * The lowest start among the maps of s in place at time t whose file is
+ * like's as perf tells DSOs apart (the same name, and the same device and
+ * inode where both maps carry them).
+ * @return it, or UINT64_MAX when there is none
+ */
+uint64_t ps_maps__lowest_start(const ps_maps *s, uint64_t t, const ps_map *like);
 /** Only the user space of (pid, tid); NULL when unknown or unmapped. */
 const ps_map *ps_machine__find_user_map(const ps_machine *m, uint32_t pid, uint32_t tid,
                                         uint64_t t, uint64_t addr);

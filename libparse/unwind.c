@@ -31,6 +31,7 @@
  *   unwind_gate.c   which processes perf unwinds (unwind__prepare_access)
  *   unwind_space.c  the Dwfl of each process and its modules
  *   unwind_guess.c  CFI rows; libunwind's guess where a file has no FDE
+ *   unwind_base.c   where perf looks an FDE up (its table base)
  *   unwind_step.c   the fast walk: the same frames from CFI rows kept per
  *                   address, libdwfl's walk only where it gives up
  * unwind_int.h holds the unwinder's state they share.
@@ -92,7 +93,9 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
  * would unwind it). On x86-64 libunwind's guess replaces libdwfl's
  * (ps_unwind__guess_caller()): the walk stops there, and the next one
  * starts from the guessed caller, whose pc libdwfl gets as the address to
- * look up.
+ * look up. Where perf looks the FDE up is unwind_base.c's: a miss there
+ * is a miss (a hit at another address is unwound with the pc's own row:
+ * only unwind_step.c's walk uses the other one).
  *
  * For ps_unwinder__user() the last frame's row says where its return
  * address is saved, and each row whether the next lookup takes pc as is.
@@ -109,8 +112,9 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
     bool act, resumed = c->resumed && c->nr == c->walk_start;
     bool callee_signal = !resumed && (c->nr == 0 || c->signal);
     bool as_is = resumed || callee_signal;
-    const struct module *md;
+    struct module *md;
     Dwarf_Addr pc, addr;
+    uint64_t look;
     uint64_t nr_zero = c->nr_zero;
     int g;
 
@@ -123,7 +127,8 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
         c->act[c->nr++] = callee_signal;
         return DWARF_CB_ABORT;
     }
-    if (c->arch->pc_is_dwarf && !ps_unwind__has_fde(sp->dwfl, addr) &&
+    if (c->arch->pc_is_dwarf &&
+        (!ps_unwind__perf_lookup(c, md, addr, &look) || !ps_unwind__has_fde(sp->dwfl, look)) &&
         (g = ps_unwind__guess_caller(c, state, c->pcs[c->nr],
                                      resumed ? c->resume_as_is : as_is)) >= 0) {
         c->act[c->nr++] = callee_signal;

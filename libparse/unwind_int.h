@@ -41,6 +41,13 @@ struct module {
     const char *filename;       /* Borrowed: the machine's */
     int         failed;
     int         eh_frame_hdr;   /* the file has the section perf's CFI lookup reads */
+    uint64_t    elf_base;       /* page of the first PT_LOAD's vaddr (perf's elf_base_address()) */
+    /* perf's base for the FDE lookup (unwind_base.c), as of base_maps
+     * having base_n maps */
+    uint64_t    base;
+    int         base_ok;
+    const void *base_maps;
+    size_t      base_n;
 };
 
 struct ctx;
@@ -163,7 +170,7 @@ int  ps_unwind__gate_open(ps_unwinder *u, const ps_maps *s, uint64_t t);
 void ps_unwind__space_reset(struct space *sp);
 struct space *ps_unwind__space_get(ps_unwinder *u, uint32_t pid);
 int  ps_unwind__report_sample(ps_unwinder *u, struct space *sp, const struct ctx *c);
-const struct module *ps_unwind__mod_at(const struct space *sp, uint64_t addr);
+struct module *ps_unwind__mod_at(const struct space *sp, uint64_t addr);
 /* The maps one sample's frames were found in (ps_unwind__report_addr()). */
 struct recent_maps {
     const ps_map *v[4];
@@ -171,6 +178,12 @@ struct recent_maps {
 };
 int  ps_unwind__report_addr(ps_unwinder *u, struct space *sp, const struct ctx *c,
                             uint64_t addr, struct recent_maps *recent);
+
+/* unwind_base.c: where perf's libunwind looks a frame's FDE up. 1 with
+ * *out the address in md whose FDE it finds (addr, unless perf's table
+ * base is not md's bias), 0 when the lookup misses md. */
+int  ps_unwind__perf_lookup(const struct ctx *c, struct module *md, uint64_t addr,
+                            uint64_t *out);
 
 /* unwind_step.c: the fast walk, with CFI rows kept per space */
 int  ps_unwind__step_walk(ps_unwinder *u, struct space *sp, struct ctx *c);

@@ -126,6 +126,22 @@ static uint64_t load_bias(Elf *elf, const ps_map *map)
     return map->start - map->pgoff;
 }
 
+/* The page of the first PT_LOAD's vaddr (perf's elf_base_address()). */
+static uint64_t elf_base(Elf *elf)
+{
+    size_t i, n;
+
+    if (elf == NULL || elf_getphdrnum(elf, &n) < 0)
+        return 0;
+    for (i = 0; i < n; i++) {
+        GElf_Phdr ph;
+
+        if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_LOAD)
+            return ph.p_vaddr & PAGE_MASK;
+    }
+    return 0;
+}
+
 /* 1 when elf has an .eh_frame_hdr section (perf's elf_section_offset()). */
 static int has_eh_frame_hdr(Elf *elf)
 {
@@ -167,6 +183,7 @@ static void report_file(ps_unwinder *u, struct space *sp, const ps_map *map)
         void **userdata;
 
         md->eh_frame_hdr = has_eh_frame_hdr(elf);
+        md->elf_base = elf_base(elf);
         elf_end(elf);
         if ((mod = dwfl_report_module(sp->dwfl, map->filename, map->start, map->end)) != NULL) {
             dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
@@ -179,6 +196,7 @@ static void report_file(ps_unwinder *u, struct space *sp, const ps_map *map)
         if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
             md->bias = load_bias(elf, map);
             md->eh_frame_hdr = has_eh_frame_hdr(elf);
+            md->elf_base = elf_base(elf);
             elf_end(elf);
             /* the module owns fd once reported */
             mod = dwfl_report_elf(sp->dwfl, map->filename, f->path, fd, md->bias, false);
@@ -401,7 +419,7 @@ int ps_unwind__report_addr(ps_unwinder *u, struct space *sp, const struct ctx *c
 }
 
 /* The module reported at addr, or NULL. */
-const struct module *ps_unwind__mod_at(const struct space *sp, uint64_t addr)
+struct module *ps_unwind__mod_at(const struct space *sp, uint64_t addr)
 {
     size_t i;
 

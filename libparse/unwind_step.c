@@ -15,7 +15,8 @@
  * on the module's .eh_frame), and what unwind.c's frame_cb() does with
  * them. Anything it does not model makes the walk give up (-1), and the
  * caller unwinds the sample the libdwfl way from the start:
- *  - a pc without an .eh_frame FDE (libunwind's guess, unwind_guess.c);
+ *  - a pc without an .eh_frame FDE (libunwind's guess, unwind_guess.c),
+ *    or one perf looks up where it finds none (unwind_base.c);
  *  - rules or expressions beyond the common ones (PLT CFA expressions,
  *    DW_OP_bra ...), a return address column other than rip's;
  *  - a pc in no file map, or in one that changed (unwind_space.c's
@@ -353,6 +354,20 @@ void ps_unwind__rows_free(struct space *sp)
     }
 }
 
+/* The address whose row perf's libunwind unwinds addr's frame with
+ * (unwind_base.c): addr itself, or another where its table base is off.
+ * @return it, or 0 where its lookup misses (libunwind guesses: the
+ * libdwfl walk's frame_cb() does that) */
+static uint64_t lookup_addr(struct space *sp, const struct ctx *c, uint64_t addr)
+{
+    struct module *md = ps_unwind__mod_at(sp, addr);
+    uint64_t look;
+
+    if (md == NULL || md->failed || !md->eh_frame_hdr)
+        return addr;            /* row_at() says ROW_STOP */
+    return ps_unwind__perf_lookup(c, md, addr, &look) && look != 0 ? look : 0;
+}
+
 /* dwfl_frame_reg(): 0 with the value, else the register is unknown. */
 static int reg_get(const struct regs *s, uint64_t regno, uint64_t *out)
 {
@@ -563,13 +578,14 @@ int ps_unwind__step_walk(ps_unwinder *u, struct space *sp, struct ctx *c)
     memset(&recent, 0, sizeof(recent));
     for (;;) {
         int callee_signal = c->nr == 0 || c->signal, act;
-        uint64_t nr_zero = c->nr_zero, addr = callee_signal ? cur->pc : cur->pc - 1;
+        uint64_t nr_zero = c->nr_zero, addr = callee_signal ? cur->pc : cur->pc - 1, look;
         const struct row *row;
 
         c->pcs[c->nr] = cur->pc;
         c->has_ra_slot = 0;
         if (ps_unwind__report_addr(u, sp, c, addr, &recent) < 0 ||
-            (row = row_at(sp, addr)) == NULL || row->kind == ROW_SLOW)
+            (look = lookup_addr(sp, c, addr)) == 0 ||
+            (row = row_at(sp, look)) == NULL || row->kind == ROW_SLOW)
             return -1;
         if (row->kind == ROW_STOP) {
             c->act[c->nr++] = (uint8_t)callee_signal;

@@ -1,9 +1,10 @@
 #!/bin/bash
 # build.sh - rebuild testdata/dwarf-inline.data, testdata/dwarf-shlib.data,
-# testdata/dwarf-vdso.data and testdata/dwarf-nocfi.data and the binaries they
-# name; with arguments (inline, shlib, vdso, nocfi) only those. Run as root
-# (perf record), from anywhere:
-#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi]
+# testdata/dwarf-vdso.data, testdata/dwarf-nocfi.data and
+# testdata/dwarf-forkexec.data and the binaries they name; with arguments
+# (inline, shlib, vdso, nocfi, forkexec) only those. Run as root (perf
+# record), from anywhere:
+#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec]
 # The sources are compiled inside /tmp/perfsift-dwarf (the path the captures
 # record, and DW_AT_comp_dir, so nothing names the checkout), recorded there
 # with perf 6.1 (an empty HOME, no build-id cache), then the binaries are
@@ -62,12 +63,22 @@ build_nocfi() {
     cp nocfi "$SRC"/
 }
 
+# A shell forks and execs ./inline: in perf the child keeps a copy of the
+# shell's maps, so its own ld.so and libc are looked up at the lowest map
+# of each (libparse/unwind_base.c). Only a capture where that is the
+# shell's (ASLR: about one run in two) shows it: re-run until this says so.
+build_forkexec() {
+    [ -x inline ] || gcc "${CFLAGS[@]}" -o inline inline.c
+    rec forkexec "-F 300 --call-graph dwarf,4096" sh -c './inline; true'
+    cp inline "$SRC"/
+}
+
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi)
+[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec)
 for t in "${targets[@]}"; do
     case $t in
-    inline|shlib|vdso|nocfi) ;;
-    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi)" >&2; exit 2 ;;
+    inline|shlib|vdso|nocfi|forkexec) ;;
+    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi, forkexec)" >&2; exit 2 ;;
     esac
 done
 for t in "${targets[@]}"; do

@@ -8,7 +8,9 @@
 #     hides every file (and perf's own [vdso]); so do pipe copies of
 #     cpp-recursion.perf.data without the ARCH feature, whose maps come
 #     before or after the first sample.
-#  3. The [vdso] (testdata/dwarf-vdso.data, recorded without the BUILD_ID
+#  3. A child that a shell forks and execs (testdata/dwarf-forkexec.data):
+#     perf looks its ld.so and libc FDEs up at its parent's base.
+#  4. The [vdso] (testdata/dwarf-vdso.data, recorded without the BUILD_ID
 #     feature): perf unwinds through it with its own vdso's CFI, so the
 #     capture must have [vdso] frames with callers; under a --symfs that
 #     hides perf's own vdso (and holds the program and its libraries) the
@@ -97,6 +99,26 @@ then
 else
     fail "unwind pipe without ARCH: could not make the captures"
 fi
+
+# dwarf-forkexec.data (libparse/unwind_base.c): the child of a fork keeps
+# its parent's maps in perf, so its own libc is looked up at the lowest
+# libc map of the two; the capture must have the parent's lower, else it
+# tests nothing (script.sh compares it with perf under every option set)
+FE="$ROOT/testdata/dwarf-forkexec.data"
+perf_run script --show-mmap-events --show-task-events -i "$FE" 2>/dev/null |
+    python3 -c '
+import re, sys
+lows, forked = [None, None], 0
+for line in sys.stdin:
+    forked |= "PERF_RECORD_FORK" in line
+    m = re.search(r"PERF_RECORD_MMAP2 .*\[(0x[0-9a-f]+)\(.*libc\.so", line)
+    if m:
+        a = int(m.group(1), 16)
+        lows[forked] = a if lows[forked] is None else min(lows[forked], a)
+sys.exit(not (None not in lows and lows[0] < lows[1]))' &&
+    pass "unwind dwarf-forkexec.data: the parent's libc lies below the child's" ||
+    fail "unwind dwarf-forkexec.data: the child's libc is not above its parent's (re-record it: testdata/dwarf/build.sh forkexec)"
+same "dwarf-forkexec.data, inline frames" "$FE" --inline
 
 V="$ROOT/testdata/dwarf-vdso.data"
 perf_run script -F ip,dso -i "$V" 2>/dev/null > "$TMPD/vdso.txt"

@@ -290,6 +290,39 @@ static void test_inserted_log(void)
     ps_machine__free(m);
 }
 
+/* ps_maps__lowest_start(): a forked child keeps its parent's maps, so
+ * after its exec the parent's mapping of a library is still the lowest
+ * (perf's FDE table base, libparse/unwind_base.c). */
+static void test_lowest_start(void)
+{
+    ps_machine *m = machine();
+    const ps_maps *s;
+    const ps_map *lib;
+
+    if (!m) return;
+    CHECK(mmap2(m, 2, 10, 10, 0x7000, 0x2000, 0, "/lib/libc", 10) == PS_OK);
+    CHECK(mmap2(m, 2, 10, 10, 0x9000, 0x1000, 0x2000, "/lib/libc", 11) == PS_OK);
+    CHECK(fork_exit(m, PERF_RECORD_FORK, 20, 20, 10, 10, 30, 0) == PS_OK);
+    CHECK(comm(m, 20, 20, "child", 31, 1) == PS_OK);
+    CHECK(mmap2(m, 2, 20, 20, 0x20000, 0x2000, 0, "/lib/libc", 40) == PS_OK);
+    CHECK(mmap2(m, 2, 20, 20, 0x30000, 0x1000, 0, "/lib/other", 41) == PS_OK);
+    s = ps_machine__user_maps(m, 20, 20, 50);
+    lib = ps_machine__find_user_map(m, 20, 20, 50, 0x20100);
+    CHECK(s != NULL && lib != NULL && ps_maps__nr_inserted(s) == 4);
+    CHECK(ps_maps__lowest_start(s, 50, lib) == 0x7000);
+    CHECK(ps_maps__lowest_start(ps_machine__user_maps(m, 10, 10, 50), 50, lib) == 0x7000);
+    lib = ps_machine__find_user_map(m, 20, 20, 50, 0x30000);
+    CHECK(lib != NULL && ps_maps__lowest_start(s, 50, lib) == 0x30000);
+    /* not yet mapped at t */
+    CHECK(ps_maps__lowest_start(s, 40, lib) == UINT64_MAX);
+    /* the parent's copy overwritten: the child's own is the lowest */
+    CHECK(mmap2(m, 2, 20, 20, 0x6000, 0x4000, 0, "/anon", 60) == PS_OK);
+    lib = ps_machine__find_user_map(m, 20, 20, 70, 0x20100);
+    CHECK(lib != NULL && ps_maps__lowest_start(s, 70, lib) == 0x20000);
+    CHECK(ps_maps__nr_inserted(NULL) == 0 && ps_maps__lowest_start(NULL, 1, lib) == UINT64_MAX);
+    ps_machine__free(m);
+}
+
 /* An MMAP2 of an early producer (no prot/flags; records.c reads the name
  * at offset 64): perf 6.1 names the map by the bytes after offset 72. */
 static void test_early_mmap2_named_as_perf(void)
@@ -485,6 +518,7 @@ static const struct harness_test tests[] = {
     TEST(test_exit_and_tid_reuse),
     TEST(test_overlapping_remap),
     TEST(test_inserted_log),
+    TEST(test_lowest_start),
     TEST(test_early_mmap2_named_as_perf),
     TEST(test_kernel_maps_any_pid),
     TEST(test_unknown_thread),
