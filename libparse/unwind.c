@@ -32,6 +32,7 @@
  *   unwind_space.c  the Dwfl of each process and its modules
  *   unwind_guess.c  CFI rows; libunwind's guess where a file has no FDE
  *   unwind_base.c   where perf looks an FDE up (its table base)
+ *   unwind_cache.c  libunwind's cache of the rows found, per process
  *   unwind_step.c   the fast walk: the same frames from CFI rows kept per
  *                   address, libdwfl's walk only where it gives up
  * unwind_int.h holds the unwinder's state they share.
@@ -105,6 +106,18 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
  * the chain); elsewhere dwfl_frame_pc() has just unwound the frame, and
  * says whether its FDE is a signal frame's.
  */
+/* Whether perf's libunwind finds an FDE for the frame at c->pcs[c->nr]
+ * (unwind_base.c; recorded in its cache when it does). */
+static int perf_finds(struct ctx *c, struct space *sp, struct module *md, uint64_t addr)
+{
+    uint64_t pc = c->pcs[c->nr], look;
+
+    if (!ps_unwind__perf_lookup(c, md, pc, addr, &look) || !ps_unwind__has_fde(sp->dwfl, look))
+        return 0;
+    ps_unwind__cache_put(c->luc, pc, look);
+    return 1;
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
     struct space *sp = arg;
@@ -114,7 +127,6 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
     bool as_is = resumed || callee_signal;
     struct module *md;
     Dwarf_Addr pc, addr;
-    uint64_t look;
     uint64_t nr_zero = c->nr_zero;
     int g;
 
@@ -128,7 +140,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
         return DWARF_CB_ABORT;
     }
     if (c->arch->pc_is_dwarf &&
-        (!ps_unwind__perf_lookup(c, md, addr, &look) || !ps_unwind__has_fde(sp->dwfl, look)) &&
+        !perf_finds(c, sp, md, addr) &&
         (g = ps_unwind__guess_caller(c, state, c->pcs[c->nr],
                                      resumed ? c->resume_as_is : as_is)) >= 0) {
         c->act[c->nr++] = callee_signal;
@@ -211,7 +223,10 @@ size_t ps_unwinder__user(ps_unwinder *u, const ps_sample *smp, uint64_t t,
     c.pcs = u->pcs;
     c.act = u->act;
     c.max = max + 1;
-    /* the fast walk once libdwfl has a thread here (unwind_step.c) */
+    if (c.arch->pc_is_dwarf)
+        c.luc = ps_unwind__cache_for(u, smp->pid, smp->tid, t);
+    /* the fast walk once libdwfl has a thread here (unwind_step.c); a
+     * process's first sample attaches it first */
     if (sp->attached && (rc = ps_unwind__step_walk(u, sp, &c)) >= 0)
         goto walked;
     c.nr = 0;
@@ -220,15 +235,20 @@ size_t ps_unwinder__user(ps_unwinder *u, const ps_sample *smp, uint64_t t,
     c.nr_zero = 0;
     if (ps_unwind__report_sample(u, sp, &c) < 0 || sp->nr_mods == 0)
         goto first_only;
-    sp->cur = &c;
     if (!sp->attached) {
         if (!dwfl_attach_state(sp->dwfl, NULL, (pid_t)smp->pid, &thread_callbacks, sp)) {
-            sp->cur = NULL;
             ps_unwind__space_reset(sp);
             goto first_only;
         }
         sp->attached = 1;
+        if ((rc = ps_unwind__step_walk(u, sp, &c)) >= 0)
+            goto walked;
+        c.nr = 0;
+        c.signal = false;
+        c.has_ra_slot = 0;
+        c.nr_zero = 0;
     }
+    sp->cur = &c;
     /* libdwfl ends a chain at a return address of 0; libunwind takes it
      * as one more frame (perf prints 0 - 1), and stops after it */
     rc = dwfl_getthread_frames(sp->dwfl, (pid_t)smp->tid, frame_cb, sp);
@@ -275,6 +295,7 @@ int ps_unwinder__new(ps_unwinder **out, const ps_machine *m, const ps_features *
     if (u == NULL)
         return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "unwind: out of memory");
     ps_arena__init(&u->arena);
+    ps_u64map__init(&u->caches);
     u->m = m;
     u->feat = feat;
     u->syms = syms;
@@ -298,6 +319,7 @@ void ps_unwinder__free(ps_unwinder *u)
         free(u->spaces[i].mods);
         free(u->spaces[i].seen);
     }
+    ps_unwind__caches_free(u);
     free(u->pcs);
     free(u->act);
     free(u->vdso);

@@ -18,8 +18,11 @@
  * looked up at the parent's base and miss. (A DSO whose lowest map is
  * not its first segment gives a small shift instead.)
  *
- * Layer: above machine.c (the process's maps); called by unwind.c and
- * unwind_step.c. Writes only a module's base cache.
+ * A pc whose row libunwind has cached is not looked up at all
+ * (unwind_cache.c).
+ *
+ * Layer: above machine.c (the process's maps) and unwind_cache.c; called
+ * by unwind.c and unwind_step.c. Writes only a module's base cache.
  */
 #include "unwind_int.h"
 
@@ -42,12 +45,14 @@ static int perf_base(const struct ctx *c, struct module *md, const ps_map *map, 
     return md->base_ok ? 0 : -1;
 }
 
-int ps_unwind__perf_lookup(const struct ctx *c, struct module *md, uint64_t addr,
-                           uint64_t *out)
+int ps_unwind__perf_lookup(const struct ctx *c, struct module *md, uint64_t pc,
+                           uint64_t addr, uint64_t *out)
 {
     const ps_map *map;
     uint64_t base;
 
+    if (ps_unwind__cache_get(c->luc, pc, out))
+        return 1;
     *out = addr;
     if ((map = ps_machine__find_user_map(c->u->m, c->smp->pid, c->smp->tid, c->t, addr)) == NULL ||
         perf_base(c, md, map, &base) < 0 || base == md->bias)

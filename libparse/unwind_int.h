@@ -21,9 +21,13 @@
 #include <elfutils/libdwfl.h>
 #include <stdbool.h>
 #include "sym_buildid.h"
+#include "u64map.h"
 #include "unwind.h"
 
 #define NR_SPACES 8             /* processes kept unwound-ready at once */
+#define LU_SIZE   128           /* libunwind's register-state cache (unwind_cache.c) */
+
+struct lu_cache;
 
 /* One architecture: perf's register number for each DWARF register. */
 struct regs_arch {
@@ -84,6 +88,7 @@ struct ctx {
     int                      has_ra_slot;
     uint64_t                 ra_slot;   /* where the last frame's return address is */
     uint64_t                 nr_zero;   /* memory reads that gave 0 */
+    struct lu_cache         *luc;       /* the process's libunwind cache, or NULL */
     /* a walk stopped at a guessed frame, to go on from its caller
      * (ps_unwind__guess_caller()): that caller's registers */
     int                      resume;    /* the walk stopped to go on */
@@ -144,6 +149,9 @@ struct ps_unwinder {
     int                vdso_read;
     uint8_t           *vdso;    /* owned: a copy of sym_user.c's own vdso image */
     size_t             vdso_size;
+    ps_u64map          caches;  /* a process's maps -> its index in cache_v */
+    struct lu_cache  **cache_v; /* owned, each owned (unwind_cache.c) */
+    size_t             nr_caches, cache_cap;
 };
 
 /* unwind_regs.c: perf's register numbers, the first frame's registers */
@@ -179,11 +187,20 @@ struct recent_maps {
 int  ps_unwind__report_addr(ps_unwinder *u, struct space *sp, const struct ctx *c,
                             uint64_t addr, struct recent_maps *recent);
 
-/* unwind_base.c: where perf's libunwind looks a frame's FDE up. 1 with
- * *out the address in md whose FDE it finds (addr, unless perf's table
- * base is not md's bias), 0 when the lookup misses md. */
-int  ps_unwind__perf_lookup(const struct ctx *c, struct module *md, uint64_t addr,
-                            uint64_t *out);
+/* unwind_base.c: where perf's libunwind finds the row of the frame at pc
+ * (looked up at addr: pc, or pc - 1). 1 with *out the address in md whose
+ * FDE it would use (a cached row's, else addr unless perf's table base is
+ * not md's bias), 0 when the lookup misses md. A caller that finds an FDE
+ * at *out records it: ps_unwind__cache_put(c->luc, pc, *out). */
+int  ps_unwind__perf_lookup(const struct ctx *c, struct module *md, uint64_t pc,
+                            uint64_t addr, uint64_t *out);
+
+/* unwind_cache.c: libunwind's per-process cache of the rows it found
+ * (by frame pc): a hit is unwound with the row at *look, no lookup. */
+struct lu_cache *ps_unwind__cache_for(ps_unwinder *u, uint32_t pid, uint32_t tid, uint64_t t);
+int  ps_unwind__cache_get(const struct lu_cache *lc, uint64_t pc, uint64_t *look);
+void ps_unwind__cache_put(struct lu_cache *lc, uint64_t pc, uint64_t look);
+void ps_unwind__caches_free(ps_unwinder *u);
 
 /* unwind_step.c: the fast walk, with CFI rows kept per space */
 int  ps_unwind__step_walk(ps_unwinder *u, struct space *sp, struct ctx *c);

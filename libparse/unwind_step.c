@@ -8,7 +8,9 @@
  *
  * The result must be the one unwind.c's libdwfl walk gives, frame for
  * frame (addresses, activation flags, the last row's return-address slot,
- * the walk's return code). So this file does what libdwfl 0.188 does
+ * the walk's return code), but for one register: an rbx the CFI leaves
+ * unspecified is the callee's, as for libunwind, not undefined (see
+ * read_row()). So this file does what libdwfl 0.188 does
  * (facts from its handle_cfi(), expr_eval(), dwfl_frame_pc() and
  * dwfl_thread_getframes(), no code) with the answers of the same libdw
  * calls (dwarf_cfi_addrframe(), dwarf_frame_cfa(), dwarf_frame_register()
@@ -38,7 +40,7 @@
 #include "u64map.h"
 #include "unwind_int.h"
 
-enum { X86_NR_REGS = 17, X86_RA = 16 };    /* libdwfl's frame registers; rip */
+enum { X86_NR_REGS = 17, X86_RA = 16, X86_RBX = 3 };  /* libdwfl's frame registers; rip */
 #define MAX_OPS 3                           /* dwarf_frame_register()'s own forms */
 
 /* What a lookup address gives. */
@@ -245,6 +247,13 @@ static void read_row(struct space *sp, uint64_t addr, struct cfi_row *r)
             r->reg_kind[i] = REG_EXPR;
         }
     }
+    /* libunwind starts every register as "same value"; libdw starts them
+     * from elfutils' x86-64 ABI CFI, which names DWARF register 0 (rax)
+     * where it means rbx (3): an rbx the CFI does not mention is undefined
+     * there, and a caller whose CFA is rbx-based (ld.so's lazy-binding
+     * trampolines) would end the chain. Kept as libunwind keeps it. */
+    if (r->reg_kind[X86_RBX] == REG_UNDEFINED)
+        r->reg_kind[X86_RBX] = REG_SAME;
     r->kind = ROW_OK;
     simplify(r);
     for (i = 0; i < X86_NR_REGS; i++) {
@@ -358,14 +367,14 @@ void ps_unwind__rows_free(struct space *sp)
  * (unwind_base.c): addr itself, or another where its table base is off.
  * @return it, or 0 where its lookup misses (libunwind guesses: the
  * libdwfl walk's frame_cb() does that) */
-static uint64_t lookup_addr(struct space *sp, const struct ctx *c, uint64_t addr)
+static uint64_t lookup_addr(struct space *sp, const struct ctx *c, uint64_t pc, uint64_t addr)
 {
     struct module *md = ps_unwind__mod_at(sp, addr);
     uint64_t look;
 
     if (md == NULL || md->failed || !md->eh_frame_hdr)
         return addr;            /* row_at() says ROW_STOP */
-    return ps_unwind__perf_lookup(c, md, addr, &look) && look != 0 ? look : 0;
+    return ps_unwind__perf_lookup(c, md, pc, addr, &look) && look != 0 ? look : 0;
 }
 
 /* dwfl_frame_reg(): 0 with the value, else the register is unknown. */
@@ -584,9 +593,11 @@ int ps_unwind__step_walk(ps_unwinder *u, struct space *sp, struct ctx *c)
         c->pcs[c->nr] = cur->pc;
         c->has_ra_slot = 0;
         if (ps_unwind__report_addr(u, sp, c, addr, &recent) < 0 ||
-            (look = lookup_addr(sp, c, addr)) == 0 ||
+            (look = lookup_addr(sp, c, cur->pc, addr)) == 0 ||
             (row = row_at(sp, look)) == NULL || row->kind == ROW_SLOW)
             return -1;
+        if (row->kind == ROW_OK)
+            ps_unwind__cache_put(c->luc, cur->pc, look);
         if (row->kind == ROW_STOP) {
             c->act[c->nr++] = (uint8_t)callee_signal;
             return 1;

@@ -1,10 +1,10 @@
 #!/bin/bash
 # build.sh - rebuild testdata/dwarf-inline.data, testdata/dwarf-shlib.data,
 # testdata/dwarf-vdso.data, testdata/dwarf-nocfi.data and
-# testdata/dwarf-forkexec.data and the binaries they name; with arguments
-# (inline, shlib, vdso, nocfi, forkexec) only those. Run as root (perf
-# record), from anywhere:
-#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec]
+# testdata/dwarf-forkexec.data, testdata/dwarf-datamap.data and the binaries
+# they name; with arguments (inline, shlib, vdso, nocfi, forkexec, datamap)
+# only those. Run as root (perf record), from anywhere:
+#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec] [datamap]
 # The sources are compiled inside /tmp/perfsift-dwarf (the path the captures
 # record, and DW_AT_comp_dir, so nothing names the checkout), recorded there
 # with perf 6.1 (an empty HOME, no build-id cache), then the binaries are
@@ -17,7 +17,7 @@ OUT=/tmp/perfsift-dwarf
 CFLAGS=(-O2 -g -fomit-frame-pointer)
 mkdir -p "$OUT" /tmp/perfsift-dwarf-home
 cp "$SRC"/inline.c "$SRC"/shlib.c "$SRC"/vdso.c "$SRC"/libwork.c "$SRC"/libwork.h \
-   "$SRC"/nocfi.c "$SRC"/nocfi-asm.S "$OUT"/
+   "$SRC"/nocfi.c "$SRC"/nocfi-asm.S "$SRC"/datamap.c "$OUT"/
 cd "$OUT"
 
 rec() {         # name "perf record options" command...
@@ -73,12 +73,21 @@ build_forkexec() {
     cp inline "$SRC"/
 }
 
+# libc mapped as data below the running libc half way through: perf's
+# lookups move there, libunwind's cache keeps the pcs it had unwound
+# (libparse/unwind_base.c, unwind_cache.c)
+build_datamap() {
+    gcc "${CFLAGS[@]}" -o datamap datamap.c
+    rec datamap "-F 200 --call-graph dwarf,4096" ./datamap
+    cp datamap "$SRC"/
+}
+
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec)
+[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec datamap)
 for t in "${targets[@]}"; do
     case $t in
-    inline|shlib|vdso|nocfi|forkexec) ;;
-    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi, forkexec)" >&2; exit 2 ;;
+    inline|shlib|vdso|nocfi|forkexec|datamap) ;;
+    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi, forkexec, datamap)" >&2; exit 2 ;;
     esac
 done
 for t in "${targets[@]}"; do

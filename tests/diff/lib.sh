@@ -61,8 +61,8 @@ require_perf() {
 # the captures name (testdata/dwarf/build.sh made them there).
 install_dwarf_bins() {
     mkdir -p /tmp/perfsift-dwarf
-    cp "$ROOT"/testdata/dwarf/{inline,shlib,vdso,nocfi,libwork.so} /tmp/perfsift-dwarf/
-    chmod +x /tmp/perfsift-dwarf/{inline,shlib,vdso,nocfi,libwork.so}
+    cp "$ROOT"/testdata/dwarf/{inline,shlib,vdso,nocfi,datamap,libwork.so} /tmp/perfsift-dwarf/
+    chmod +x /tmp/perfsift-dwarf/{inline,shlib,vdso,nocfi,datamap,libwork.so}
 }
 
 finish() { [ "$nfail" -eq 0 ]; exit $?; }

@@ -9,7 +9,9 @@
 #     cpp-recursion.perf.data without the ARCH feature, whose maps come
 #     before or after the first sample.
 #  3. A child that a shell forks and execs (testdata/dwarf-forkexec.data):
-#     perf looks its ld.so and libc FDEs up at its parent's base.
+#     perf looks its ld.so and libc FDEs up at its parent's base. One that
+#     maps its libc as data (testdata/dwarf-datamap.data): at that base
+#     too, but for the pcs libunwind has cached.
 #  4. The [vdso] (testdata/dwarf-vdso.data, recorded without the BUILD_ID
 #     feature): perf unwinds through it with its own vdso's CFI, so the
 #     capture must have [vdso] frames with callers; under a --symfs that
@@ -119,6 +121,27 @@ sys.exit(not (None not in lows and lows[0] < lows[1]))' &&
     pass "unwind dwarf-forkexec.data: the parent's libc lies below the child's" ||
     fail "unwind dwarf-forkexec.data: the child's libc is not above its parent's (re-record it: testdata/dwarf/build.sh forkexec)"
 same "dwarf-forkexec.data, inline frames" "$FE" --inline
+
+# dwarf-datamap.data: the program maps its libc as data below the running
+# one half way through; perf's libc lookups move to that map, and only
+# the pcs in libunwind's cache (libparse/unwind_cache.c) still unwind.
+DM="$ROOT/testdata/dwarf-datamap.data"
+perf_run script --show-mmap-events -i "$DM" 2>/dev/null |
+    python3 -c '
+import re, sys
+maps, samples = [], [0, 0]
+for line in sys.stdin:
+    m = re.search(r"PERF_RECORD_MMAP2 .*\[(0x[0-9a-f]+)\(.*\]: (\S+) .*libc\.so", line)
+    if m:
+        maps.append((int(m.group(1), 16), "x" in m.group(2)))
+    elif "cpu-clock" in line:
+        samples[any(not x for _, x in maps[5:])] += 1
+code = [a for a, x in maps if x]
+data = [a for a, x in maps[5:] if not x]
+sys.exit(not (code and data and min(data) < min(code) and min(samples) > 20))' &&
+    pass "unwind dwarf-datamap.data: libc mapped as data below the running libc, samples before and after" ||
+    fail "unwind dwarf-datamap.data: no libc data map below the running libc between samples (re-record it: testdata/dwarf/build.sh datamap)"
+same "dwarf-datamap.data, inline frames" "$DM" --inline
 
 V="$ROOT/testdata/dwarf-vdso.data"
 perf_run script -F ip,dso -i "$V" 2>/dev/null > "$TMPD/vdso.txt"

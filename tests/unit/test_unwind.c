@@ -28,6 +28,7 @@
 #include "harness.h"
 #include "../../libparse/sym_user.h"
 #include "../../libparse/unwind.h"
+#include "../../libparse/unwind_int.h"
 
 #define START UINT64_C(0x400000)
 #define BID   "\xab\xcd\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12"
@@ -589,6 +590,49 @@ static void test_no_arch_until_first_sample(void)
     ps_machine__free(m);
 }
 
+/* libunwind's cache as perf uses it (unwind_cache.c): one per process,
+ * the last 128 pcs found, round-robin; flushed at an exec; a fork's child
+ * has its own. */
+static void test_libunwind_cache(void)
+{
+    ps_machine *m;
+    ps_unwinder *u;
+    struct lu_cache *lc, *child;
+    ps_event ev;
+    uint64_t look, pc;
+
+    CHECK(ps_machine__new(&m, NULL) == PS_OK);
+    CHECK(ps_unwinder__new(&u, m, NULL, NULL, NULL) == PS_OK);
+    map_in(m, 42, 0, "/bin/x", NULL, 10);
+    lc = ps_unwind__cache_for(u, 42, 42, 20);
+    CHECK(lc != NULL && ps_unwind__cache_for(u, 42, 43, 20) == lc);
+    CHECK(!ps_unwind__cache_get(lc, 0x1000, &look));
+    ps_unwind__cache_put(lc, 0x1000, 0xfff);
+    ps_unwind__cache_put(lc, 0x1000, 0x1234);           /* present: kept as it was */
+    CHECK(ps_unwind__cache_get(lc, 0x1000, &look) && look == 0xfff);
+    for (pc = 0x2000; pc < 0x2000 + LU_SIZE - 1; pc++)
+        ps_unwind__cache_put(lc, pc, pc);
+    CHECK(ps_unwind__cache_get(lc, 0x1000, &look));     /* 128 in all */
+    ps_unwind__cache_put(lc, 0x9000, 0x9000);           /* the oldest goes */
+    CHECK(!ps_unwind__cache_get(lc, 0x1000, &look));
+    CHECK(ps_unwind__cache_get(lc, 0x2000, &look) && look == 0x2000);
+    CHECK(ps_unwind__cache_get(lc, 0x9000, &look));
+    fork_in(m, 50, 50, 42, 30);
+    child = ps_unwind__cache_for(u, 50, 50, 40);
+    CHECK(child != NULL && child != lc && !ps_unwind__cache_get(child, 0x2000, &look));
+    ev = timed(PERF_RECORD_COMM, 50);
+    ev.misc |= PERF_RECORD_MISC_COMM_EXEC;
+    ev.u.comm.pid = ev.u.comm.tid = 42;
+    ev.u.comm.comm = "y";
+    CHECK(ps_machine__event(m, &ev, NULL) == PS_OK);
+    CHECK(ps_unwind__cache_for(u, 42, 42, 45) == lc && ps_unwind__cache_get(lc, 0x2000, &look));
+    CHECK(ps_unwind__cache_for(u, 42, 42, 60) == lc && !ps_unwind__cache_get(lc, 0x2000, &look));
+    CHECK(ps_unwind__cache_for(u, 77, 77, 60) == NULL);  /* no maps: none */
+    CHECK(!ps_unwind__cache_get(NULL, 0x2000, &look));
+    ps_unwinder__free(u);
+    ps_machine__free(m);
+}
+
 /* On aarch64 perfsift unwinds every process (Debian's perf 6.1 has no
  * arm64 unwinder at all). */
 static void test_arm64_always_unwinds(void)
@@ -621,6 +665,7 @@ static const struct harness_test tests[] = {
     TEST(test_unreadable_return_address_is_zero),
     TEST(test_guess_from_rbp_as_libunwind),
     TEST(test_no_arch_until_first_sample),
+    TEST(test_libunwind_cache),
     TEST(test_arm64_always_unwinds),
 };
 
