@@ -50,7 +50,7 @@ static void frame_strings(capture *c, const script_output *o, const ps_frame *fr
 {
     int user = fr->map != NULL && fr->map->kind != PS_MAP_KERNEL &&
                fr->map->kind != PS_MAP_MODULE && fr->map->kind != PS_MAP_KSYMBOL;
-    size_t pc, fn, md;
+    size_t pc, fn, md, i;
     const char *src = NULL;
 
     c->text.len = 0;
@@ -66,13 +66,22 @@ static void frame_strings(capture *c, const script_output *o, const ps_frame *fr
         lb_mem(&c->text, "[unknown]", 9);
     }
     fn = c->text.len;
+    lb_mem(&c->text, " (", 2);
     lb_puts(&c->text, fr->inl != NULL ? "inlined" : fr->r.dso);
     md = c->text.len;
+    /* stackcollapse-perf.pl splits "func (mod)" at the line's last " (":
+     * a dso name holding one ("/memfd:x (deleted)") lends its head to func */
+    for (i = md; i >= fn + 4; i--) {
+        if (c->text.p[i - 2] == ' ' && c->text.p[i - 1] == '(') {
+            fn = i - 2;
+            break;
+        }
+    }
     if (c->o->srcline)
         src = ps_resolver__srcline(c->res, fr, c->src, sizeof(c->src));
     out->pc = (fold_str){ c->text.p, pc };
     out->func = (fold_str){ c->text.p + pc, fn - pc };
-    out->mod = (fold_str){ c->text.p + fn, md - fn };
+    out->mod = (fold_str){ c->text.p + fn + 2, md - fn - 2 };
     out->src = (fold_str){ src, src ? strlen(src) : 0 };
     out->from_capture = 1;
 }
