@@ -23,6 +23,7 @@
 #include "script.h"
 #include "script_events.h"
 #include "script_mem.h"
+#include "script_regs.h"
 #include "script_stat.h"
 #include "../libparse/resolve.h"
 #include "../libparse/tracepoint.h"
@@ -37,7 +38,8 @@ static const char usage_text[] =
 "                        sw, trace, raw, break, synth and fields comm, tid,\n"
 "                        pid, time, cpu, event, trace, ip, sym, dso, addr,\n"
 "                        symoff, period, data_src, weight, phys_addr, misc,\n"
-"                        cgroup, data_page_size, code_page_size\n"
+"                        cgroup, data_page_size, code_page_size, ins_lat,\n"
+"                        srcline, bpf-output, synth, iregs, uregs\n"
 "      --ns              times with nanoseconds\n"
 "      --reltime         times relative to the first record printed\n"
 "      --deltatime       times relative to the previous record printed\n"
@@ -496,6 +498,14 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
         lb_u64(&sc->lb, script_ins_lat(smp, smp->sample_type), 16);
     if ((o->fields & F_IP) && print_ip(sc, o, ev) < 0)
         return -1;
+    if (o->fields & (F_IREGS | F_UREGS)) {
+        const char *arch = script_regs_arch(ps_session_features(sc->s), buf, sizeof(buf));
+
+        if (o->fields & F_IREGS)
+            script_regs_print(&sc->lb, &smp->regs_intr, arch);
+        if (o->fields & F_UREGS)
+            script_regs_print(&sc->lb, &smp->regs_user, arch);
+    }
     if (o->fields & F_PHYS_ADDR)
         lb_hex(&sc->lb, smp->phys_addr, 16);
     if (o->fields & F_DATA_PAGE_SIZE) {

@@ -23,7 +23,7 @@ static const field_name fields[] = {
     { "bpf-output", F_BPF_OUTPUT }, { "synth", F_SYNTH }, { "phys_addr", F_PHYS_ADDR },
     { "misc", F_MISC }, { "cgroup", F_CGROUP },
     { "data_page_size", F_DATA_PAGE_SIZE }, { "code_page_size", F_CODE_PAGE_SIZE },
-    { "srcline", F_SRCLINE }, { "iregs", F_UNSUPPORTED }, { "uregs", F_UNSUPPORTED },
+    { "srcline", F_SRCLINE }, { "iregs", F_IREGS }, { "uregs", F_UREGS },
     { "brstack", F_UNSUPPORTED }, { "brstacksym", F_UNSUPPORTED },
     { "callindent", F_UNSUPPORTED }, { "insn", F_UNSUPPORTED }, { "insnlen", F_UNSUPPORTED },
     { "brstackinsn", F_UNSUPPORTED }, { "brstackoff", F_UNSUPPORTED },
@@ -287,7 +287,14 @@ int script_check_attr(script_config *c, const ps_evsel *e, int has_stat_feature,
         return -1;
     if ((o->fields & F_TIME) && check_stype(o, e, PERF_SAMPLE_TIME, "TIME", F_TIME, "time", 0))
         return -1;
-    if ((o->fields & F_CPU) && check_stype(o, e, PERF_SAMPLE_CPU, "CPU", F_CPU, "cpu", 0))
+    if ((o->fields & F_CPU) &&
+        check_stype(o, e, PERF_SAMPLE_CPU, "CPU", F_CPU, "cpu", c->allow_user_set))
+        return -1;
+    if ((o->fields & F_IREGS) &&
+        check_stype(o, e, PERF_SAMPLE_REGS_INTR, "IREGS", F_IREGS, "iregs", c->allow_user_set))
+        return -1;
+    if ((o->fields & F_UREGS) &&
+        check_stype(o, e, PERF_SAMPLE_REGS_USER, "UREGS", F_UREGS, "uregs", 0))
         return -1;
     if ((o->fields & F_PHYS_ADDR) &&
         check_stype(o, e, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR", F_PHYS_ADDR, "phys_addr", 0))
@@ -325,6 +332,7 @@ int script_check_session(script_config *cfg, ps_session *s, int has_stat)
     size_t i, n = ps_session_nr_evsels(s);
     int has_traces = 0, any_callchain = 0, t;
 
+    cfg->allow_user_set = ps_features_has(ps_session_features(s), PS_HEADER_AUXTRACE);
     for (i = 0; i < n; i++) {
         const ps_evsel *e = ps_session_evsel(s, i);
 

@@ -12,7 +12,8 @@
 #     perf looks its ld.so and libc FDEs up at its parent's base. One that
 #     maps its libc as data (testdata/dwarf-datamap.data): at that base
 #     too, but for the pcs libunwind has cached.
-#  4. The [vdso] (testdata/dwarf-vdso.data, recorded without the BUILD_ID
+#  4. -F iregs,uregs print the registers as perf does.
+#  5. The [vdso] (testdata/dwarf-vdso.data, recorded without the BUILD_ID
 #     feature): perf unwinds through it with its own vdso's CFI, so the
 #     capture must have [vdso] frames with callers; under a --symfs that
 #     hides perf's own vdso (and holds the program and its libraries) the
@@ -142,6 +143,25 @@ sys.exit(not (code and data and min(data) < min(code) and min(samples) > 20))' &
     pass "unwind dwarf-datamap.data: libc mapped as data below the running libc, samples before and after" ||
     fail "unwind dwarf-datamap.data: no libc data map below the running libc between samples (re-record it: testdata/dwarf/build.sh datamap)"
 same "dwarf-datamap.data, inline frames" "$DM" --inline
+
+# -F iregs/uregs (cmd/script_regs.c): the registers as perf prints them,
+# after the call chain or srcline; asked for where the samples have none,
+# perf's error
+C="$SHARED/corpus/captures"
+same "dwarf-inline.data -F +uregs" "$ROOT/testdata/dwarf-inline.data" -F +uregs
+same "dwarf-shlib.data -F comm,ip,sym,uregs,srcline" "$ROOT/testdata/dwarf-shlib.data" \
+    -F comm,ip,sym,uregs,srcline
+same "sample-fields.data -F +iregs,+uregs" "$C/sample-fields.data" -F +iregs,+uregs
+same "sample-fields.data -F ip,sym,iregs" "$C/sample-fields.data" -F ip,sym,iregs
+perf_run script -F +iregs -i "$C/cpuhog-fp.data" > /dev/null 2> "$TMPD/perf.err"
+env -i PATH="$PATH" HOME="$TMPD/home" "$PERFSIFT" script -q -F +iregs "$C/cpuhog-fp.data" \
+    > "$TMPD/ours.txt" 2> "$TMPD/ours.err"
+if [ $? -ne 0 ] && [ ! -s "$TMPD/ours.txt" ] && grep -q "IREGS attribute" "$TMPD/perf.err" &&
+   cmp -s "$TMPD/perf.err" "$TMPD/ours.err"; then
+    pass "unwind cpuhog-fp.data -F +iregs: perf's error, no output"
+else
+    fail "unwind cpuhog-fp.data -F +iregs: $(head -c 200 "$TMPD/ours.err")"
+fi
 
 V="$ROOT/testdata/dwarf-vdso.data"
 perf_run script -F ip,dso -i "$V" 2>/dev/null > "$TMPD/vdso.txt"
