@@ -80,7 +80,7 @@ static const struct key_name {
     int         key;
 } key_names[] = {
     { "comm", HK_COMM }, { "pid", HK_PID }, { "tid", HK_TID }, { "dso", HK_DSO },
-    { "sym", HK_SYM }, { "symbol", HK_SYM }, { "cpu", HK_CPU },
+    { "sym", HK_SYM }, { "symbol", HK_SYM }, { "cpu", HK_CPU }, { "trace", HK_TRACE },
 };
 
 int hist_keys_parse(hist_keys *k, const char *s, const char **bad, size_t *bad_len)
@@ -166,6 +166,7 @@ static int same(const hist *h, const hist_item *a, const hist_item *b)
         case HK_PID: case HK_TID: if (a->tid != b->tid) return 0; break;
         case HK_CPU: if (a->cpu != b->cpu) return 0; break;
         case HK_DSO: if (!str_eq(a->dso, b->dso)) return 0; break;
+        case HK_TRACE: if (!str_eq(a->trace, b->trace)) return 0; break;
         case HK_SYM:
             if ((a->sym == NULL) != (b->sym == NULL) || a->inlined != b->inlined)
                 return 0;
@@ -196,6 +197,7 @@ static uint64_t hash_item(const hist *h, const hist_item *it)
         case HK_PID: case HK_TID: x = hash_u64(x, (uint32_t)it->tid); break;
         case HK_CPU: x = hash_u64(x, (uint32_t)it->cpu); break;
         case HK_DSO: x = hash_str(x, it->dso); break;
+        case HK_TRACE: x = hash_str(x, it->trace); break;
         case HK_SYM:
             x = it->sym ? hash_str(x, it->sym) : h->by_name ? hash_u64(x, 1) : hash_u64(x, it->ip);
             break;
@@ -257,7 +259,8 @@ static hist_entry *insert(hist *h, const hist_item *it, size_t j)
     e->pair = -1;
     if ((it->comm && (e->it.comm = hist_str(h, it->comm)) == NULL) ||
         (it->dso && (e->it.dso = hist_str(h, it->dso)) == NULL) ||
-        (it->sym && (e->it.sym = hist_str(h, it->sym)) == NULL))
+        (it->sym && (e->it.sym = hist_str(h, it->sym)) == NULL) ||
+        (it->trace && (e->it.trace = hist_str(h, it->trace)) == NULL))
         return NULL;
     h->slots[j] = (uint32_t)++h->n;
     return e;
@@ -360,6 +363,7 @@ int hist_key_cmp(const hist *h, const hist_entry *a, const hist_entry *b)
         case HK_CPU: c = (a->it.cpu > b->it.cpu) - (a->it.cpu < b->it.cpu); break;
         case HK_DSO: c = cmp_dso(a->it.dso, b->it.dso); break;
         case HK_SYM: c = cmp_sym(&a->it, &b->it); break;
+        case HK_TRACE: c = cmp_str(a->it.trace, b->it.trace); break;
         }
     }
     return c;
@@ -370,6 +374,7 @@ const char *hist_key_header(int key)
     static const char *const names[HK_MAX] = {
         [HK_COMM] = "Command", [HK_PID] = "    Pid:Command", [HK_TID] = "    Tid",
         [HK_DSO] = "Shared Object", [HK_SYM] = "Symbol", [HK_CPU] = "CPU",
+        [HK_TRACE] = "Trace output",
     };
     return names[key];
 }
@@ -405,6 +410,12 @@ void hist_key_widths_add(const hist *h, const hist_entry *e, int *w, int *unreso
         case HK_SYM:
             w[i] = max_int(w[i], e->it.sym ? (int)strlen(e->it.sym) + 4 : 16 + 4 + 2);
             *unresolved |= e->it.sym == NULL;
+            break;
+        case HK_TRACE:
+            /* perf makes a row's text only to compare it with another's:
+             * a table of one row keeps the header's width */
+            if (h->n > 1)
+                w[i] = max_int(w[i], (int)strlen(e->it.trace ? e->it.trace : ""));
             break;
         }
     }
@@ -464,6 +475,9 @@ void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
         case HK_SYM:
             hist_sym_text(buf, sizeof(buf), &e->it);
             fprintf(fp, "%-*s", last ? 0 : w[i], buf);
+            break;
+        case HK_TRACE:      /* cut to the width; padded but as the last */
+            fprintf(fp, "%-*.*s", last ? 0 : w[i], w[i], e->it.trace ? e->it.trace : "");
             break;
         }
     }

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_MAX };
+enum { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_TRACE, HK_MAX };
 
 typedef struct hist_keys {
     unsigned char k[HK_MAX];    /* HK_* in column order */
@@ -34,6 +34,7 @@ typedef struct hist_item {
     const char *sym;            /* NULL: unresolved */
     uint64_t    sym_start;      /* with sym: its identity in the DSO */
     uint64_t    ip;             /* unresolved: the address perf prints */
+    const char *trace;          /* key trace: the tracepoint's text, "N/A" for others */
     char        level;          /* '.' user, 'k' kernel, 'g', 'u', 'H' */
     char        inlined;        /* sym is an inlined entry: " (inlined)" */
     uint64_t    time;           /* not a key: the first sample's time */

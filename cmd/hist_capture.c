@@ -52,6 +52,8 @@ typedef struct run {
     hist_cache              *hc;        /* rows by location; NULL: none */
     last_chain               last[2];   /* [cur]: the last chain; the other: room */
     int                      cur;
+    char                    *trace;     /* key trace: the sample's text; owned */
+    size_t                   trace_cap;
 } run;
 
 /* perf report's short DSO name; no DSO is "[unknown]" */
@@ -341,6 +343,27 @@ static void hide_resolve(ps_resolver *res, const ps_event *ev)
 }
 
 /* The sample's own row, from the cache or resolved (its item in *it). */
+/* Key trace: what perf report shows of a tracepoint sample (its print
+ * fmt's text, as perf script's trace field), "N/A" for other events.
+ * @return it (in r->trace until the next sample), or NULL out of memory */
+static const char *trace_text(run *r, walk *w, const ps_event *ev)
+{
+    ps_error err;
+    int n;
+
+    if (ev->evsel == NULL || ev->evsel->attr.type != PERF_TYPE_TRACEPOINT)
+        return "N/A";
+    for (;;) {
+        n = ps_tracepoint_print(r->trace, r->trace_cap, walk_session(w), ev, &err);
+        if (n < 0)
+            return "";
+        if ((size_t)n < r->trace_cap)
+            return r->trace;
+        if (ps_grow((void **)&r->trace, &r->trace_cap, (size_t)n + 1, 1) < 0)
+            return NULL;
+    }
+}
+
 static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it,
                             uint64_t period)
 {
@@ -360,6 +383,8 @@ static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_i
     it->cpu = (int32_t)smp->cpu;
     it->time = smp->time;
     it->level = level_of_cpumode(cpumode);
+    if (hist_keys_has(&h->keys, HK_TRACE) && (it->trace = trace_text(r, w, ev)) == NULL)
+        return NULL;
     if (r->hc != NULL && (row = hist_cache_get(r->hc, &k, &cached)) != 0) {
         it->comm = cached;      /* what a chain entry takes from the sample */
         return hist_add_at(h, row - 1, period, 1);
@@ -497,6 +522,7 @@ static int on_first(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
                     uint64_t period)
 {
     walk_at_end(w, at_end);
+    walk_tp_funcs(w);
     return on_sample(ctx, w, ev, e, period);
 }
 
@@ -545,7 +571,8 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
     }
-    if ((r.hc = hist_cache_new()) == NULL) {
+    /* rows by location: not when a row is what a sample says (key trace) */
+    if (!hist_keys_has(&o->keys, HK_TRACE) && (r.hc = hist_cache_new()) == NULL) {
         free(r.cache);
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
@@ -554,6 +581,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     free(r.slot);
     free(r.cache);
     hist_cache_free(r.hc);
+    free(r.trace);
     for (i = 0; i < 2; i++) {
         free(r.last[i].ips);
         free(r.last[i].rows);

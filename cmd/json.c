@@ -113,19 +113,6 @@ void json_put_string(linebuf *b, const char *s, int perf_ascii)
     lb_putc(b, '"');
 }
 
-/* %ps/%pS in trace text: the kernel symbol at addr, as perf script */
-static const char *kernel_func(void *ctx, uint64_t *addr, const char **mod)
-{
-    ps_frame f;
-
-    ps_resolver__addr(ctx, UINT32_MAX, UINT32_MAX, 0, PERF_RECORD_MISC_KERNEL, *addr, &f);
-    if (f.r.sym == NULL)
-        return NULL;
-    *addr -= f.r.symoff;
-    *mod = f.map != NULL && f.map->kind == PS_MAP_MODULE ? f.r.dso : NULL;
-    return f.r.sym->name;
-}
-
 /* --- the walk ------------------------------------------------------------------- */
 
 static int start(json_run *r, walk *w)
@@ -133,7 +120,7 @@ static int start(json_run *r, walk *w)
     ps_session *s = walk_session(w);
 
     r->started = 1;
-    ps_session__set_tp_resolver(s, kernel_func, walk_resolver(w));
+    walk_tp_funcs(w);
     if (r->filter.cpus && ps_session_header(s)->container != PS_CONTAINER_PIPE &&
         filter_check_cpus(&r->filter, s) < 0)
         return -1;

@@ -22,8 +22,9 @@ static const char usage_text[] =
 "sort keys, as `perf report --stdio` prints it, one table per event.\n"
 "\n"
 "  -s, --sort KEYS       comma-separated keys: comm, pid (a thread, shown as\n"
-"                        tid:comm as perf does), tid, dso, sym, cpu; default\n"
-"                        comm,dso,sym\n"
+"                        tid:comm as perf does), tid, dso, sym, cpu, trace\n"
+"                        (a tracepoint's text); default comm,dso,sym, or\n"
+"                        trace when every event is a tracepoint, as perf\n"
 "      --children        also the inclusive overhead from call chains (each\n"
 "                        row's share of samples it is anywhere in the chain of;\n"
 "                        rows sorted by it), as perf report --children\n"
@@ -70,6 +71,7 @@ typedef struct report {
     const char       *time_arg;
     double            limit;
     int               json;
+    int               sorted;       /* --sort given */
     hist_set          set;
 } report;
 
@@ -157,6 +159,7 @@ static json_t *row_json(const report *r, const hist *h, const hist_entry *e)
         case HK_TID: json_object_set_new(o, "tid", json_integer(e->it.tid)); break;
         case HK_CPU: json_object_set_new(o, "cpu", json_integer(e->it.cpu)); break;
         case HK_DSO: json_object_set_new(o, "dso", info_json_text(e->it.dso)); break;
+        case HK_TRACE: json_object_set_new(o, "trace", info_json_text(e->it.trace)); break;
         case HK_SYM:
             json_object_set_new(o, "symbol", info_json_text(e->it.sym));
             snprintf(buf, sizeof(buf), "%c", e->it.level);
@@ -175,7 +178,7 @@ static const char *key_name(int key)
 {
     static const char *const names[HK_MAX] = {
         [HK_COMM] = "comm", [HK_PID] = "pid", [HK_TID] = "tid", [HK_DSO] = "dso",
-        [HK_SYM] = "sym", [HK_CPU] = "cpu",
+        [HK_SYM] = "sym", [HK_CPU] = "cpu", [HK_TRACE] = "trace",
     };
     return names[key];
 }
@@ -217,7 +220,8 @@ static int parse_args(report *r, int argc, char **argv)
         case 's':
             if (hist_keys_parse(&r->ho.keys, optarg, &bad, &bad_len) < 0)
                 return cmd_usage_error("report", "unknown sort key '%.*s' (comm, pid, tid, "
-                                       "dso, sym, cpu)", (int)bad_len, bad);
+                                       "dso, sym, cpu, trace)", (int)bad_len, bad);
+            r->sorted = 1;
             break;
         case OPT_CHILDREN: r->ho.children = 1; break;
         case OPT_NO_CHILDREN: r->ho.children = 0; break;
@@ -299,6 +303,32 @@ static int write_all(report *r)
     return rc;
 }
 
+/* perf report sorts by the trace text when every event of the capture is
+ * a tracepoint; it decides on the events it knows at start, which for a
+ * pipe are none. The file's header says (an input perf cannot reopen,
+ * standard input, is a pipe). */
+static int all_tracepoints(const input_opts *in)
+{
+    ps_open_opts o = PS_OPEN_OPTS_INIT;
+    const char *path = in->path != NULL ? in->path : "perf.data";
+    ps_session *s;
+    ps_error err;
+    size_t i, n;
+    int all;
+
+    if (strcmp(path, "-") == 0 || in->attr_path != NULL)
+        return 0;
+    o.ring_form = in->ring_form;
+    if (ps_session_open(&s, path, &o, &err) < 0)
+        return 0;       /* the real open says why */
+    n = ps_session_nr_evsels(s);
+    all = n > 0 && ps_session_header(s)->container != PS_CONTAINER_PIPE;
+    for (i = 0; all && i < n; i++)
+        all = ps_session_evsel(s, i)->attr.type == PERF_TYPE_TRACEPOINT;
+    ps_session_close(s);
+    return all;
+}
+
 static void elide(hist_keys *k, int key)
 {
     int i, j = 0;
@@ -321,6 +351,8 @@ int cmd_report(int argc, char **argv)
     memset(&r, 0, sizeof(r));
     hist_keys_parse(&r.ho.keys, "comm,dso,sym", &bad, &bad_len);
     if ((rc = parse_args(&r, argc, argv)) == 0) {
+        if (!r.sorted && all_tracepoints(&r.in))
+            hist_keys_parse(&r.ho.keys, "trace", &bad, &bad_len);
         /* perf report drops samples by cpu and time, and hides the
          * others of the thread filters (they stay in the totals) */
         r.hard = r.filter;

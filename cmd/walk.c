@@ -9,6 +9,7 @@
 #include "read_split.h"
 #include "walk.h"
 #include "walk_fast.h"
+#include "../libparse/tracepoint.h"
 
 struct walk {
     const char     *cmd;
@@ -29,6 +30,24 @@ ps_resolver *walk_resolver(walk *w) { return w->res; }
 unsigned walk_max_stack(const walk *w) { return w->max_stack; }
 int walk_use_callchain(const walk *w) { return w->cfg.use_callchain; }
 void walk_at_end(walk *w, int (*end)(void *ctx, walk *w)) { w->end = end; }
+
+/* %ps/%pS in trace text: the kernel symbol at addr, as perf script */
+static const char *tp_kernel_func(void *ctx, uint64_t *addr, const char **mod)
+{
+    ps_frame f;
+
+    ps_resolver__addr(ctx, UINT32_MAX, UINT32_MAX, 0, PERF_RECORD_MISC_KERNEL, *addr, &f);
+    if (f.r.sym == NULL)
+        return NULL;
+    *addr -= f.r.symoff;
+    *mod = f.map != NULL && f.map->kind == PS_MAP_MODULE ? f.r.dso : NULL;
+    return f.r.sym->name;
+}
+
+void walk_tp_funcs(walk *w)
+{
+    ps_session__set_tp_resolver(w->s, tp_kernel_func, w->res);
+}
 
 const script_output *walk_output(const walk *w, const ps_evsel *e)
 {

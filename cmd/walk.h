@@ -61,5 +61,8 @@ int          walk_use_callchain(const walk *w);
  * A negative return ends the walk with EXIT_BADINPUT (end printed why).
  */
 void         walk_at_end(walk *w, int (*end)(void *ctx, walk *w));
+/** Tracepoint text names kernel functions (%ps, %pS) as perf script does,
+ * from the walk's resolver. */
+void         walk_tp_funcs(walk *w);
 
 #endif /* PS_CMD_WALK_H */

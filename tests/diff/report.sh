@@ -11,7 +11,9 @@
 #    --tid, --cpu;
 #  - --json validates against schemas/report.schema.json (itself a valid
 #    2020-12 schema) and holds the text table's rows and percentages;
-#  - a capture without samples, bad usage.
+#  - a capture without samples, bad usage;
+#  - key trace (a tracepoint's text), perf's default when every event is a
+#    tracepoint.
 # perf's random "(Tip: ...)" block is dropped from its output. Not compared
 # (PERF-DIFFERENCES.md): event groups (perf prints one table of the group),
 # --children on pipe-mode captures (perf cannot know there are call chains),
@@ -76,14 +78,20 @@ check filter "$C/mthread-fp.data" "--comms worker-1 --children" "--children -g n
 check filter "$C/mthread-fp.data" "--tid 22983" "--no-children -g none --tid 22983"
 check filter "$C/sched-tp-syswide.data" "-C 1" "--no-children -g none --cpu 1 --sort comm,dso,sym"
 check no-samples "$C/stat-record.data" "" "--no-children -g none"
+# only tracepoints (testdata/tp-only.data): perf's default sort is the
+# trace text; with other keys after it (before it, perf's column width is
+# an accident: testdata/PERF-DIFFERENCES.md)
+check trace "$T/tp-only.data" "" "--no-children -g none"
+check trace "$T/tp-only.data" "--sort trace,comm" "--no-children -g none --sort trace,comm"
 
 # --json: the schema, and the same rows as the text
 if python3 -c 'import jsonschema' 2>/dev/null; then
-    for args in "--children -s comm,pid,tid,dso,sym,cpu" ""; do
+    for spec in "--children -s comm,pid,tid,dso,sym,cpu|utf8" "|utf8" "|tp-only"; do
+        args=${spec%|*} cap=$T/${spec#*|}.data
         # shellcheck disable=SC2086
-        "$PERFSIFT" report -q --json $args "$T/utf8.data" > "$TMPD/r.json"
+        "$PERFSIFT" report -q --json $args "$cap" > "$TMPD/r.json"
         # shellcheck disable=SC2086
-        "$PERFSIFT" report -q $args "$T/utf8.data" > "$TMPD/r.txt"
+        "$PERFSIFT" report -q $args "$cap" > "$TMPD/r.txt"
         if python3 - "$ROOT/schemas/report.schema.json" "$TMPD/r.json" "$TMPD/r.txt" <<'PY'
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[1]))
@@ -99,9 +107,11 @@ for line, r in zip(rows, js):
     assert pct[:len(want)] == [round(x, 2) for x in want], (line, r)
     if r.get("symbol") and "\\x" not in r["symbol"]:
         assert r["symbol"] in line, (line, r)
+    if r.get("trace"):
+        assert line.rstrip().endswith(r["trace"][:40].rstrip()) or r["trace"][:40] in line, (line, r)
 PY
-        then pass "report --json $args: schema, rows and percentages of the table"
-        else fail "report --json $args"
+        then pass "report --json $args $(basename "$cap"): schema, rows and percentages of the table"
+        else fail "report --json $args $(basename "$cap")"
         fi
     done
 else
