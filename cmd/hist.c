@@ -412,10 +412,7 @@ void hist_key_widths_add(const hist *h, const hist_entry *e, int *w, int *unreso
             *unresolved |= e->it.sym == NULL;
             break;
         case HK_TRACE:
-            /* perf makes a row's text only to compare it with another's:
-             * a table of one row keeps the header's width */
-            if (h->n > 1)
-                w[i] = max_int(w[i], (int)strlen(e->it.trace ? e->it.trace : ""));
+            w[i] = max_int(w[i], (int)strlen(e->it.trace ? e->it.trace : ""));
             break;
         }
     }

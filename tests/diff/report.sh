@@ -83,6 +83,7 @@ check no-samples "$C/stat-record.data" "" "--no-children -g none"
 # an accident: testdata/PERF-DIFFERENCES.md)
 check trace "$T/tp-only.data" "" "--no-children -g none"
 check trace "$T/tp-only.data" "--sort trace,comm" "--no-children -g none --sort trace,comm"
+check trace "$C/uprobe.data" "" "--no-children -g none"       # uprobes: tables of one row
 
 # --json: the schema, and the same rows as the text
 if python3 -c 'import jsonschema' 2>/dev/null; then
