@@ -23,6 +23,7 @@
 #include "script.h"
 #include "script_events.h"
 #include "script_mem.h"
+#include "script_brstack.h"
 #include "script_regs.h"
 #include "script_stat.h"
 #include "../libparse/resolve.h"
@@ -414,14 +415,7 @@ static void print_addr(script *sc, const script_output *o, const ps_event *ev)
           (a->config == PERF_COUNT_SW_PAGE_FAULTS || a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
            a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ)))
         return;
-    ps_resolver__addr(sc->res, smp->pid, smp->tid, smp->time, mode, smp->addr, &f);
-    if (f.map == NULL) {
-        unsigned other = smp->addr >= ps_machine__kernel_start(ps_resolver__machine(sc->res))
-                         ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-
-        if (other != mode)
-            ps_resolver__addr(sc->res, smp->pid, smp->tid, smp->time, other, smp->addr, &f);
-    }
+    ps_resolver__addr_fb(sc->res, smp->pid, smp->tid, smp->time, mode, smp->addr, &f);
     if (o->fields & F_SYM) {
         lb_putc(&sc->lb, ' ');
         print_sym(sc, &f, (o->fields & F_SYMOFF) != 0);
@@ -506,6 +500,9 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
         if (o->fields & F_UREGS)
             script_regs_print(&sc->lb, &smp->regs_user, arch);
     }
+    if (o->fields & (F_BRSTACK | F_BRSTACKSYM))
+        script_brstack_print(&sc->lb, sc->res, smp, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK,
+                             !(o->fields & F_BRSTACK), (o->fields & F_DSO) != 0);
     if (o->fields & F_PHYS_ADDR)
         lb_hex(&sc->lb, smp->phys_addr, 16);
     if (o->fields & F_DATA_PAGE_SIZE) {

@@ -24,7 +24,7 @@ static const field_name fields[] = {
     { "misc", F_MISC }, { "cgroup", F_CGROUP },
     { "data_page_size", F_DATA_PAGE_SIZE }, { "code_page_size", F_CODE_PAGE_SIZE },
     { "srcline", F_SRCLINE }, { "iregs", F_IREGS }, { "uregs", F_UREGS },
-    { "brstack", F_UNSUPPORTED }, { "brstacksym", F_UNSUPPORTED },
+    { "brstack", F_BRSTACK }, { "brstacksym", F_BRSTACKSYM },
     { "callindent", F_UNSUPPORTED }, { "insn", F_UNSUPPORTED }, { "insnlen", F_UNSUPPORTED },
     { "brstackinsn", F_UNSUPPORTED }, { "brstackoff", F_UNSUPPORTED },
     { "metric", F_UNSUPPORTED }, { "srccode", F_UNSUPPORTED }, { "ipc", F_UNSUPPORTED },

@@ -224,6 +224,17 @@ void ps_resolver__addr(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
     resolve_sym(r, map, pid, addr, &out->r);
 }
 
+void ps_resolver__addr_fb(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
+                          unsigned cpumode, uint64_t addr, ps_frame *out)
+{
+    unsigned other = addr >= ps_machine__kernel_start(r->machine) ? PERF_RECORD_MISC_KERNEL
+                                                                   : PERF_RECORD_MISC_USER;
+
+    ps_resolver__addr(r, pid, tid, t, cpumode, addr, out);
+    if (out->map == NULL && other != cpumode)
+        ps_resolver__addr(r, pid, tid, t, other, addr, out);
+}
+
 /* A context marker: the new cpumode, or -1 for a marker perf rejects. */
 static int context_mode(uint64_t ip)
 {

@@ -76,6 +76,10 @@ const char *ps_resolver__comm(const ps_resolver *r, uint32_t pid, uint32_t tid,
 /** One address looked up in the given cpumode, as thread__find_symbol(). */
 void ps_resolver__addr(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
                        unsigned cpumode, uint64_t addr, ps_frame *out);
+/** The same, then where no map covers it in the cpumode of the address
+ * itself (kernel at or above the kernel's start), as thread__find_symbol_fb(). */
+void ps_resolver__addr_fb(ps_resolver *r, uint32_t pid, uint32_t tid, uint64_t t,
+                          unsigned cpumode, uint64_t addr, ps_frame *out);
 
 /**
  * The callchain of a sample, leaf first, resolved as perf does (context
