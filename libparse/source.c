@@ -14,8 +14,9 @@
 
 #define STREAM_CHUNK (256 * 1024)
 /* the reader's chunks (see "The reader" below) */
-#define RD_STEP     ((size_t)1 << 20)
 #define RD_OVERLAP  ((size_t)64 * 1024 + 64)    /* more than a record (header.size is 16 bits) */
+#define RD_HUGE     ((size_t)2 << 20)           /* a chunk is one huge page */
+#define RD_STEP     (RD_HUGE - RD_OVERLAP)
 #define RD_AHEAD    4
 #define RD_MIN_SIZE ((uint64_t)16 << 20)        /* smaller maps: not worth a thread */
 
@@ -232,6 +233,22 @@ static void chunk_free(rd_chunk *c)
     }
 }
 
+/* n bytes for a chunk: full-size ones on a huge page each, where the
+ * kernel allows (one fault instead of 512, and fewer TLB misses for the
+ * decoder reading them). */
+static uint8_t *chunk_buffer(size_t n)
+{
+    void *p;
+
+    if (n < RD_HUGE)
+        return malloc(n);
+    n = (n + RD_HUGE - 1) & ~(RD_HUGE - 1);
+    if (posix_memalign(&p, RD_HUGE, n) != 0)
+        return NULL;
+    madvise(p, n, MADV_HUGEPAGE);
+    return p;
+}
+
 /* A chunk to read into: a recycled one, or a new one (outside mu). */
 static rd_chunk *rd_get(struct ps_readahead *r)
 {
@@ -242,7 +259,7 @@ static rd_chunk *rd_get(struct ps_readahead *r)
         r->free = c->next;
     pthread_mutex_unlock(&r->mu);
     if (c == NULL && (c = calloc(1, sizeof(*c))) != NULL &&
-        (c->buf = malloc(r->step + RD_OVERLAP)) == NULL) {
+        (c->buf = chunk_buffer(r->step + RD_OVERLAP)) == NULL) {
         free(c);
         c = NULL;
     }
