@@ -237,6 +237,14 @@ static void file_open(srcfile *f)
             (scn = section(elf, ".debug_line")) != NULL && !insane(fd, scn))
             f->lines = line_programs(dwelf, elf_getscn(dwelf, elf_ndxscn(scn)));
     }
+    if (f->dw != NULL) {
+        /* the table dwarf_addrdie() builds at its first call, built here:
+         * on the worker's time when it opens the file */
+        Dwarf_Aranges *ar;
+        size_t nr;
+
+        (void)dwarf_getaranges(f->dw, &ar, &nr);
+    }
     if (f->dw != NULL && (f->funcs = ps_dwfuncs__new()) == NULL)
         file_close(f);
 }
