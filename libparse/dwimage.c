@@ -3,11 +3,12 @@
  * dwimage.c - compressed debug sections inflated into an in-memory ELF
  * (see dwimage.h).
  *
- * The image: the file's bytes as they are, then each compressed section
- * inflated (at its ch_addralign), then a copy of the section header table
- * in which those sections point at their inflated bytes, no longer
- * SHF_COMPRESSED; e_shoff points at that copy. Section indices, names and
- * every other byte stay where they were.
+ * The image: the ELF and program headers as they are, then each section's
+ * contents (compressed ones inflated at their ch_addralign, no longer
+ * SHF_COMPRESSED; location lists dropped), then the section header table
+ * pointing at them. Section indices and names stay as they were. Fresh
+ * memory is what costs here, so nothing is copied that libdw will not
+ * read: not the compressed bytes (most of a debug file).
  */
 #include "dwimage.h"
 
@@ -89,86 +90,114 @@ static int has_altlink(Elf *elf)
     return 0;
 }
 
-/* Where each inflated section and the new table go.
- * @return the image's size, 0 nothing compressed or not handled */
-static size_t plan(const uint8_t *raw, size_t size, const Elf64_Ehdr *eh, size_t *table)
+/* Sections libdw reads only for variable locations, which srcline never
+ * asks for: left out of the image (SHT_NOBITS), not inflated. */
+static int unneeded(const char *name)
 {
-    uint64_t end = size;
-    size_t i, nr = 0;
+    return name != NULL && (strcmp(name, ".debug_loclists") == 0 || strcmp(name, ".debug_loc") == 0);
+}
 
+/* Inflate one section to out. @return 0, -1 an inflate error */
+static int inflate_to(struct libdeflate_decompressor *d, const uint8_t *raw,
+                      const Elf64_Shdr *sh, const Elf64_Chdr *ch, uint8_t *out)
+{
+    size_t got = 0;
+
+    if (libdeflate_zlib_decompress(d, raw + sh->sh_offset + sizeof(*ch),
+                                   sh->sh_size - sizeof(*ch), out, ch->ch_size,
+                                   &got) != LIBDEFLATE_SUCCESS || got != ch->ch_size)
+        return -1;
+    return 0;
+}
+
+/*
+ * Lay the image out: the ELF and program headers where they were, then
+ * every section with contents (compressed ones inflated, unneeded ones
+ * dropped), then the section header table at table. The compressed bytes
+ * are not copied: that is most of a debug file. With img NULL, only
+ * measures. @return the image's size; 0 when nothing is compressed, the
+ * layout is not handled here, or (img) an inflate failed
+ */
+static size_t lay_out(Elf *elf, const uint8_t *raw, size_t size, const Elf64_Ehdr *eh,
+                      uint8_t *img, size_t table, struct libdeflate_decompressor *d)
+{
+    uint64_t at = sizeof(*eh);
+    size_t shstrndx, i, nr_z = 0;
+
+    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return 0;
+    if (eh->e_phoff != 0 && eh->e_phnum != 0) {
+        if (eh->e_phoff > size || (uint64_t)eh->e_phnum * eh->e_phentsize > size - eh->e_phoff)
+            return 0;
+        if (eh->e_phoff + (uint64_t)eh->e_phnum * eh->e_phentsize > at)
+            at = eh->e_phoff + (uint64_t)eh->e_phnum * eh->e_phentsize;
+    }
+    if (img != NULL)
+        memcpy(img, raw, (size_t)at);
     for (i = 0; i < eh->e_shnum; i++) {
         Elf64_Shdr sh;
         Elf64_Chdr ch;
-        int rc = read_section(raw, size, eh, i, &sh, &ch);
+        int z = read_section(raw, size, eh, i, &sh, &ch);
+        size_t align;
 
-        if (rc < 0)
+        if (z < 0)
             return 0;
-        if (rc == 0)
-            continue;
-        end = align_up((size_t)end, ch.ch_addralign ? (size_t)ch.ch_addralign : 1) + ch.ch_size;
-        if (end > MAX_IMAGE)
-            return 0;
-        nr++;
-    }
-    if (nr == 0)
-        return 0;
-    *table = align_up((size_t)end, 8);
-    return *table + (size_t)eh->e_shnum * sizeof(Elf64_Shdr);
-}
-
-/* Inflate the compressed sections into img (laid out as plan() said) and
- * write the new table. @return 0, -1 an inflate error */
-static int fill(uint8_t *img, const uint8_t *raw, size_t size, const Elf64_Ehdr *eh,
-                size_t table)
-{
-    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-    size_t i, at = size;
-    int rc = 0;
-
-    if (d == NULL)
-        return -1;
-    memcpy(img, raw, size);
-    for (i = 0; i < eh->e_shnum && rc == 0; i++) {
-        Elf64_Shdr sh;
-        Elf64_Chdr ch;
-        size_t got = 0;
-
-        if (read_section(raw, size, eh, i, &sh, &ch) == 1) {
-            at = align_up(at, ch.ch_addralign ? (size_t)ch.ch_addralign : 1);
-            if (libdeflate_zlib_decompress(d, raw + sh.sh_offset + sizeof(ch),
-                                           sh.sh_size - sizeof(ch), img + at, ch.ch_size,
-                                           &got) != LIBDEFLATE_SUCCESS || got != ch.ch_size)
-                rc = -1;
+        nr_z += (size_t)z;
+        if (sh.sh_type == SHT_NOBITS || sh.sh_type == SHT_NULL) {
+            /* no contents */
+        } else if (unneeded(elf_strptr(elf, shstrndx, sh.sh_name))) {
+            sh.sh_type = SHT_NOBITS;
+            sh.sh_flags &= ~(uint64_t)SHF_COMPRESSED;
+        } else if (z) {
+            at = align_up((size_t)at, ch.ch_addralign ? (size_t)ch.ch_addralign : 1);
+            if (img != NULL && inflate_to(d, raw, &sh, &ch, img + at) < 0)
+                return 0;
             sh.sh_offset = at;
             sh.sh_size = ch.ch_size;
             sh.sh_addralign = ch.ch_addralign;
             sh.sh_flags &= ~(uint64_t)SHF_COMPRESSED;
             at += ch.ch_size;
+        } else {
+            if (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)
+                return 0;
+            align = sh.sh_addralign && sh.sh_addralign <= MAX_ALIGN &&
+                    !(sh.sh_addralign & (sh.sh_addralign - 1)) ? (size_t)sh.sh_addralign : 1;
+            at = align_up((size_t)at, align);
+            if (img != NULL)
+                memcpy(img + at, raw + sh.sh_offset, (size_t)sh.sh_size);
+            sh.sh_offset = at;
+            at += sh.sh_size;
         }
-        memcpy(img + table + i * sizeof(sh), &sh, sizeof(sh));
+        if (at > MAX_IMAGE)
+            return 0;
+        if (img != NULL)
+            memcpy(img + table + i * sizeof(sh), &sh, sizeof(sh));
     }
-    libdeflate_free_decompressor(d);
-    {
+    if (nr_z == 0)
+        return 0;
+    if (img != NULL) {
         Elf64_Ehdr out = *eh;
 
         out.e_shoff = table;
         memcpy(img, &out, sizeof(out));
     }
-    return rc;
+    return align_up((size_t)at, 8) + (size_t)eh->e_shnum * sizeof(Elf64_Shdr);
 }
 
 Elf *ps_dwimage__open(ps_dwimage *img, Elf *elf)
 {
+    struct libdeflate_decompressor *d;
     const uint8_t *raw;
-    size_t size = 0, total, table = 0;
+    size_t size = 0, total, table;
     Elf64_Ehdr eh;
     uint8_t *base;
 
     memset(img, 0, sizeof(*img));
     if ((raw = (const uint8_t *)elf_rawfile(elf, &size)) == NULL ||
-        read_ehdr(raw, size, &eh) < 0 || (total = plan(raw, size, &eh, &table)) == 0 ||
-        has_altlink(elf))
+        read_ehdr(raw, size, &eh) < 0 || has_altlink(elf) ||
+        (total = lay_out(elf, raw, size, &eh, NULL, 0, NULL)) == 0)
         return NULL;
+    table = total - (size_t)eh.e_shnum * sizeof(Elf64_Shdr);
     /* huge pages need an aligned stretch: map one more and start inside */
     img->map_size = align_up(total, HUGE_PAGE) + HUGE_PAGE;
     img->map = mmap(NULL, img->map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -180,12 +209,15 @@ Elf *ps_dwimage__open(ps_dwimage *img, Elf *elf)
     base = (uint8_t *)align_up((size_t)(uintptr_t)img->map, HUGE_PAGE);
     if (total >= HUGE_MIN)
         madvise(base, align_up(total, HUGE_PAGE), MADV_HUGEPAGE);
-    if (fill(base, raw, size, &eh, table) < 0 ||
+    if ((d = libdeflate_alloc_decompressor()) == NULL ||
+        lay_out(elf, raw, size, &eh, base, table, d) != total ||
         (img->elf = elf_memory((char *)base, total)) == NULL ||
         elf_kind(img->elf) != ELF_K_ELF) {
+        libdeflate_free_decompressor(d);
         ps_dwimage__close(img);
         return NULL;
     }
+    libdeflate_free_decompressor(d);
     return img->elf;
 }
 
