@@ -443,7 +443,8 @@ int ps_source__borrowable(const ps_source *src, const uint8_t *p)
 
     if (src->map != NULL && p >= src->map && p < src->map + src->map_size)
         return 1;
-    return c != NULL && p >= c->buf && p < c->buf + c->len;
+    /* a chunk is held for borrowers only through keep */
+    return c != NULL && src->keep != NULL && p >= c->buf && p < c->buf + c->len;
 }
 
 static void drop_consumed(ps_source *src)

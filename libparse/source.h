@@ -69,7 +69,7 @@ int     ps_source__skip(ps_source *src, uint64_t n, ps_error *err);
 int     ps_source__slurp(ps_source *src, ps_error *err);
 /** Whether a pointer peek returned stays valid past the next call (as long
  * as src->keep reports its offset): one into the mapping, or into the
- * reader's chunk while keep holds it. */
+ * reader's chunk while keep (which must be set) holds it. */
 int     ps_source__borrowable(const ps_source *src, const uint8_t *p);
 /** Memory images only: n bytes at absolute offset off, or NULL if outside. */
 const uint8_t *ps_source__at(const ps_source *src, uint64_t off, uint64_t n);
