@@ -17,7 +17,7 @@
 #define RD_OVERLAP  ((size_t)64 * 1024 + 64)    /* more than a record (header.size is 16 bits) */
 #define RD_HUGE     ((size_t)2 << 20)           /* a chunk is one huge page */
 #define RD_STEP     (RD_HUGE - RD_OVERLAP)
-#define RD_AHEAD    4
+#define RD_AHEAD    2
 #define RD_MIN_SIZE ((uint64_t)16 << 20)        /* smaller maps: not worth a thread */
 
 static void rd_stop(ps_source *src);
