@@ -8,7 +8,6 @@
 #     hides every file (and perf's own [vdso]); so do pipe copies of
 #     cpp-recursion.perf.data without the ARCH feature, whose maps come
 #     before or after the first sample.
-#     The same with the read-ahead thread forced on in 4 KiB chunks.
 #  3. The [vdso] (testdata/dwarf-vdso.data, recorded without the BUILD_ID
 #     feature): perf unwinds through it with its own vdso's CFI, so the
 #     capture must have [vdso] frames with callers; under a --symfs that
@@ -99,13 +98,6 @@ else
     fail "unwind pipe without ARCH: could not make the captures"
 fi
 
-# The reader thread (libparse/source.c) forced on, in chunks of a page, for
-# captures far below the size it starts at by itself: records straddle
-# chunks and the time-ordering queue borrows from them; nothing changes.
-for f in "$F" "$ROOT/testdata/dwarf-shlib.data" "$E/perfparser/parallel_static_gcc.perf.data.zstd"; do
-    READ_STEP=4096 same "$(basename "$f") read in 4 KiB chunks" "$f"
-done
-
 V="$ROOT/testdata/dwarf-vdso.data"
 perf_run script -F ip,dso -i "$V" 2>/dev/null > "$TMPD/vdso.txt"
 callers=$(awk '/\(\[vdso\]\)$/ { v = 1; next } v && /^\t/ { n++ } { v = 0 }
@@ -125,4 +117,12 @@ same "dwarf-vdso.data --symfs (no [vdso] CFI)" "$V" --symfs "$VS" --no-inline
 # under the symfs), which follows its build-id to /usr/lib/debug
 same "dwarf-vdso.data --symfs, inline frames" "$V" --symfs "$VS"
 same "dwarf-vdso.data --symfs, srcline" "$V" --symfs "$VS" -F +srcline
+
+# The reader thread (libparse/source.c) forced on, in chunks of a page, for
+# captures far below the size it starts at by itself: records straddle
+# chunks and the time-ordering queue borrows from them; nothing changes.
+for f in "$F" "$ROOT/testdata/dwarf-shlib.data" "$E/perfparser/parallel_static_gcc.perf.data.zstd"; do
+    READ_STEP=4096 same "$(basename "$f") read in 4 KiB chunks" "$f"
+done
+
 finish
