@@ -668,7 +668,9 @@ int ps_srcline__find(ps_srcline *c, const char *path, uint64_t addr, ps_srcinfo 
     srcfile *f;
     uint64_t *idx;
     loclist l = { NULL, 0, 0 };
-    size_t slot = ((uintptr_t)path >> 3) & 7;
+    /* a multiplicative hash: malloc'd paths are 16-aligned, so the low
+     * bits alone left half the slots unused */
+    size_t slot = (size_t)(((uint64_t)(uintptr_t)path * UINT64_C(0x9e3779b97f4a7c15)) >> 61);
 
     out->loc = NULL;
     out->nr = 0;
