@@ -18,6 +18,7 @@
 #define RD_HUGE     ((size_t)2 << 20)           /* a chunk is one huge page */
 #define RD_STEP     (RD_HUGE - RD_OVERLAP)
 #define RD_AHEAD    2
+#define RD_MAX_RETIRED 32       /* 64 MiB held for the ordering queue at most */
 #define RD_MIN_SIZE ((uint64_t)16 << 20)        /* smaller maps: not worth a thread */
 
 static void rd_stop(ps_source *src);
@@ -197,7 +198,8 @@ int64_t ps_source__peek(ps_source *src, size_t n, const uint8_t **p, ps_error *e
  * Lifetimes: a peek's pointer is valid until the next call on the source,
  * as for streams; a chunk the decoder has moved past is recycled only once
  * src->keep (the time-ordering queue, which borrows records) holds nothing
- * before its end. The reader keeps at most RD_AHEAD chunks waiting.
+ * before its end. The reader keeps at most RD_AHEAD chunks waiting, the
+ * decoder at most about RD_MAX_RETIRED passed ones.
  */
 
 typedef struct rd_chunk {
@@ -220,6 +222,8 @@ struct ps_readahead {
     int             done, stop;     /* under mu */
     rd_chunk       *cur;            /* decoder only: the chunk peeks come from */
     rd_chunk       *retired, *retired_tail;  /* decoder only: passed, maybe borrowed */
+    size_t          nr_retired;     /* decoder only */
+    uint64_t        retry_at;       /* decoder only: see RD_MAX_RETIRED */
 };
 
 static void chunk_free(rd_chunk *c)
@@ -398,6 +402,7 @@ static void rd_recycle(ps_source *src)
     while (r->retired != NULL && r->retired->off + r->retired->len <= keep) {
         last = r->retired;
         r->retired = last->next;
+        r->nr_retired--;
     }
     if (last == NULL)
         return;
@@ -418,6 +423,17 @@ static const uint8_t *rd_peek(ps_source *src, uint64_t pos, size_t n)
 
     if (c != NULL && pos < c->off)
         return NULL;
+    /* A queue that holds records for long (a capture without rounds)
+     * would hold every chunk: past RD_MAX_RETIRED, records come from the
+     * mapping, as without a reader, until it lets go (asked once a step). */
+    if (r->nr_retired >= RD_MAX_RETIRED) {
+        if (pos < r->retry_at)
+            return NULL;
+        r->retry_at = pos + r->step;
+        rd_recycle(src);
+        if (r->nr_retired >= RD_MAX_RETIRED)
+            return NULL;
+    }
     while (c == NULL || pos - c->off >= r->step) {
         if (c != NULL) {
             if (r->retired_tail != NULL)
@@ -425,6 +441,7 @@ static const uint8_t *rd_peek(ps_source *src, uint64_t pos, size_t n)
             else
                 r->retired = c;
             r->retired_tail = c;
+            r->nr_retired++;
             moved = 1;
         }
         if ((c = r->cur = rd_take(r)) == NULL || pos < c->off)

@@ -505,7 +505,7 @@ static void test_reader_chunks_and_borrowing(void)
     int ok = 1;
 
     CHECK(ps_source__open(&src, path, &err) == PS_OK);
-    src.rd_step = 3 * 4096;
+    src.rd_step = 256 * KiB;     /* what 8 held records span fits in 32 chunks */
     src.rd_min = 0;
     src.keep = holder_keep;
     src.keep_arg = &h;
@@ -529,7 +529,7 @@ static void test_reader_chunks_and_borrowing(void)
         if (p < src.map || p >= src.map + src.map_size)
             from_chunks++;
         if (seq % 7 == 0 && ps_source__borrowable(&src, p)) {
-            if (h.nr == HELD_MAX) {     /* let the oldest go */
+            if (h.nr == 8) {            /* let the oldest go */
                 ok &= held_intact(&h.v[h.first]);
                 h.first = (h.first + 1) % HELD_MAX;
                 h.nr--;
@@ -551,12 +551,62 @@ static void test_reader_chunks_and_borrowing(void)
     free(data);
 }
 
+/* A record held for good (a capture without rounds, whose queue holds
+ * everything): the reader stops holding chunks for it after a bounded
+ * number, records then come from the mapping, and all read right. */
+static void test_reader_held_for_good(void)
+{
+    size_t nr, n, seq = 0, late_from_map = 0;
+    uint8_t *data = make_records(3 * MiB, 4000, &nr, &n);
+    holder h = { .first = 0, .nr = 0 };
+    const char *path = write_temp(data, n);
+    ps_source src;
+    ps_error err;
+    int ok = 1;
+
+    CHECK(ps_source__open(&src, path, &err) == PS_OK);
+    src.rd_step = 4096;
+    src.rd_min = 0;
+    src.keep = holder_keep;
+    src.keep_arg = &h;
+    for (;;) {
+        const uint8_t *p;
+        uint32_t s32, len;
+        int64_t got = ps_source__peek(&src, 8, &p, &err);
+        size_t i;
+
+        if (got == 0)
+            break;
+        memcpy(&s32, p, 4);
+        memcpy(&len, p + 4, 4);
+        if (got != 8 || s32 != seq || len < 8 || ps_source__peek(&src, len, &p, &err) != len) {
+            ok = 0;
+            break;
+        }
+        for (i = 8; i < len; i++)
+            if (p[i] != (uint8_t)(seq * 31 + i))
+                ok = 0;
+        if (h.nr == 0 && seq > 0 && ps_source__borrowable(&src, p))
+            h.v[h.nr++] = (held){ p, src.pos, (uint32_t)seq, len };
+        if (src.pos > 2 * MiB && p >= src.map && p < src.map + src.map_size)
+            late_from_map++;
+        ps_source__consume(&src, len);
+        seq++;
+    }
+    CHECK(ok && seq == nr && src.pos == n && h.nr == 1 && held_intact(&h.v[0]));
+    CHECK(late_from_map > 100);
+    ps_source__close(&src);
+    unlink(path);
+    free(data);
+}
+
 static const struct harness_test tests[] = {
     TEST(test_memory_bounds),
     TEST(test_memory_end_before_size),
     TEST(test_file_sources),
     TEST(test_mapped_file_sequential),
     TEST(test_reader_chunks_and_borrowing),
+    TEST(test_reader_held_for_good),
     TEST(test_stream_records_straddle),
     TEST(test_stream_growth_bounded),
     TEST(test_stream_skip_past_eof),
