@@ -89,3 +89,14 @@ ps_queued *ps_order__pop(ps_order *o)
         o->last_delivered = e->time;
     return e;
 }
+
+uint64_t ps_order__lowest_borrowed(const ps_order *o)
+{
+    uint64_t low = UINT64_MAX;
+    size_t i;
+
+    for (i = 0; i < o->nr; i++)
+        if (o->q[i].borrowed && o->q[i].bytes != NULL && o->q[i].off < low)
+            low = o->q[i].off;
+    return low;
+}

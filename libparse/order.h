@@ -44,5 +44,8 @@ int  ps_order__push(ps_order *o, const ps_queued *meta, const uint8_t *bytes, in
 void ps_order__flush(ps_order *o, uint64_t limit);
 /** The next due record, or NULL; valid until the next call. */
 ps_queued *ps_order__pop(ps_order *o);
+/** The lowest input offset of a borrowed record still held (the one last
+ * popped included), or UINT64_MAX. */
+uint64_t ps_order__lowest_borrowed(const ps_order *o);
 
 #endif /* PS_ORDER_H */

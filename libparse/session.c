@@ -96,6 +96,14 @@ static int list_dir_files(ps_session *s, ps_error *err)
     return PS_OK;
 }
 
+/* What the source must not recycle: records the ordering queue borrows. */
+static uint64_t keep_borrowed(void *arg)
+{
+    const ps_session *s = arg;
+
+    return ps_order__lowest_borrowed(&s->order);
+}
+
 static int open_container(ps_session *s, ps_error *err)
 {
     struct stat st;
@@ -119,6 +127,8 @@ static int open_container(ps_session *s, ps_error *err)
     }
     if ((rc = ps_source__open(&s->src, s->path, err)) < 0)
         return rc;
+    s->src.keep = keep_borrowed;
+    s->src.keep_arg = s;
     return ps_header__read(s, err);
 }
 
@@ -585,16 +595,17 @@ static int deliver_queued(ps_event *out, ps_session *s, ps_queued *q, ps_error *
     return PS_OK;
 }
 
-/* A queued record can point into the file's mapping instead of a copy
- * when the mapping outlives the queue (one file, mapped whole: not a
- * directory's files, not a stream) and the record is aligned there and
- * in the host's byte order (other-endian records are swapped in place). */
+/* A queued record can point into the file's mapping, or the source's
+ * read-ahead chunk (kept while queued: keep_borrowed()), instead of a copy
+ * when these outlive the queue (one file: not a directory's files, not a
+ * stream) and the record is aligned there and in the host's byte order
+ * (other-endian records are swapped in place). */
 static int borrowable(const ps_session *s, int nested)
 {
     const uint8_t *p = s->last_orig;
 
-    return !nested && !s->swap && s->dir_files == NULL && s->src.map != NULL && p >= s->src.map &&
-           p < s->src.map + s->src.map_size && ((uintptr_t)p & 7) == 0;
+    return !nested && !s->swap && s->dir_files == NULL && ps_source__borrowable(&s->src, p) &&
+           ((uintptr_t)p & 7) == 0;
 }
 
 /* Time order as perf's ordered_events: timed kernel records wait; a

@@ -13,9 +13,16 @@
 #include "source.h"
 
 #define STREAM_CHUNK (256 * 1024)
+/* the reader's chunks (see "The reader" below) */
+#define RD_OVERLAP  ((size_t)64 * 1024 + 64)    /* more than a record (header.size is 16 bits) */
+#define RD_HUGE     ((size_t)2 << 20)           /* a chunk is one huge page */
+#define RD_STEP     (RD_HUGE - RD_OVERLAP)
+#define RD_AHEAD    2
+#define RD_MAX_RETIRED 32       /* 64 MiB held for the ordering queue at most */
+#define RD_MIN_SIZE ((uint64_t)16 << 20)        /* smaller maps: not worth a thread */
 
-static void ahead_start(ps_source *src);
-static void ahead_stop(ps_source *src);
+static void rd_stop(ps_source *src);
+static const uint8_t *rd_peek(ps_source *src, uint64_t pos, size_t n);
 
 static int open_fd(const char *path, int *fd, ps_error *err)
 {
@@ -31,6 +38,7 @@ static int open_fd(const char *path, int *fd, ps_error *err)
 
 int ps_source__open(ps_source *src, const char *path, ps_error *err)
 {
+    const char *test_step;
     struct stat st;
     int fd, rc;
 
@@ -55,7 +63,14 @@ int ps_source__open(ps_source *src, const char *path, ps_error *err)
             src->map_owned = 2;
             src->end = src->map_size;
             src->file_size = src->map_size;
-            src->ahead_later = 1;
+            src->rd_later = 1;
+            src->rd_step = RD_STEP;
+            src->rd_min = RD_MIN_SIZE;
+            if ((test_step = getenv("PERFSIFT_TEST_READ_STEP")) != NULL &&
+                (src->rd_step = strtoul(test_step, NULL, 0)) > 0)
+                src->rd_min = 0;    /* the tests' small captures take this path too */
+            else
+                src->rd_step = RD_STEP;
             return PS_OK;
         }
     }
@@ -83,7 +98,7 @@ void ps_source__from_buffer(ps_source *src, const char *name, uint8_t *buf,
 
 void ps_source__close(ps_source *src)
 {
-    ahead_stop(src);
+    rd_stop(src);
     if (src->map_owned == 2)
         munmap((void *)src->map, src->map_size);
     else if (src->map_owned == 1)
@@ -145,8 +160,11 @@ int64_t ps_source__peek(ps_source *src, size_t n, const uint8_t **p, ps_error *e
 
     if (!src->is_stream) {
         avail = src->end > src->pos ? src->end - src->pos : 0;
-        *p = src->map ? src->map + src->pos : NULL;
-        return (int64_t)(avail < n ? avail : n);
+        if (avail > n)
+            avail = n;
+        if (src->rd == NULL || avail == 0 || (*p = rd_peek(src, src->pos, (size_t)avail)) == NULL)
+            *p = src->map ? src->map + src->pos : NULL;
+        return (int64_t)avail;
     }
     if ((rc = stream_fill(src, n, 0, err)) < 0)
         return rc;
@@ -163,124 +181,297 @@ int64_t ps_source__peek(ps_source *src, size_t n, const uint8_t **p, ps_error *e
 #define DROP_KEEP ((uint64_t)1 << 20)
 
 /*
- * The page toucher: a thread that reads one byte of each page a little
- * ahead of the decoder, so that the first touch of a mapped page is paid
- * on the other core (even with the page tables populated, it cost a
- * fifth of `perfsift script`'s time on a dwarf capture, in the load of
- * the first field past each sample's stack dump). It only reads, and
- * nothing depends on what; it skips what the decoder has passed, stays
- * at most AHEAD_WINDOW bytes past it (what drop_consumed() populates
- * anyway) and stops at ps_source__close(). Maps of less than
- * AHEAD_MIN_SIZE get none. It starts at the first record consumed, not at
- * open: a session handed to a caller that reads the file itself
- * (ps_session__release()) would otherwise wait for it to finish touching
- * its first window, then unmap what it touched.
+ * The reader: a thread that read()s the data section into chunk buffers a
+ * little ahead of the decoder, which then finds its records there instead
+ * of in the mapping. Why: first touches of mapped pages are where a
+ * sequential decode spent its time (in a VM, 4-10 us a fault; a thread
+ * touching pages ahead only moved that cost to the other core, and the
+ * decoder still stalled on TLB and cache misses). Copying from the page
+ * cache into a few reused buffers costs a fifth of that.
+ *
+ * Chunk k holds the file from start + k * step, step + RD_OVERLAP bytes:
+ * a peek of at most RD_OVERLAP bytes at a position in chunk k's step fits
+ * in chunk k whole. Any other peek (a longer one, one outside the chunks
+ * read, after a read error) is answered from the mapping, which stays for
+ * everything: so the reader only ever speeds things up.
+ *
+ * Lifetimes: a peek's pointer is valid until the next call on the source,
+ * as for streams; a chunk the decoder has moved past is recycled only once
+ * src->keep (the time-ordering queue, which borrows records) holds nothing
+ * before its end. The reader keeps at most RD_AHEAD chunks waiting, the
+ * decoder at most about RD_MAX_RETIRED passed ones.
  */
-#define AHEAD_WINDOW (2 * DROP_STEP)
-#define AHEAD_MIN_SIZE ((uint64_t)64 << 20)    /* smaller captures: not worth a thread */
 
-struct ps_ahead {
+typedef struct rd_chunk {
+    uint8_t         *buf;       /* owned: step + RD_OVERLAP bytes */
+    uint64_t         off;       /* file offset of buf[0] */
+    size_t           len;       /* bytes read */
+    struct rd_chunk *next;
+} rd_chunk;
+
+struct ps_readahead {
     pthread_t       thread;
     pthread_mutex_t mu;
-    pthread_cond_t  cv;
-    const uint8_t  *map;
-    uint64_t        size;
-    uint64_t        from;       /* the decoder's position (under mu) */
-    uint64_t        want;       /* touch up to here (under mu) */
-    int             stop;       /* under mu */
+    pthread_cond_t  to_reader, to_decoder;
+    int             fd;
+    size_t          step;
+    uint64_t        next_off, end;  /* reader only */
+    rd_chunk       *free;           /* under mu: to read into */
+    rd_chunk       *filled, *filled_tail;  /* under mu: read, in file order */
+    size_t          nr_filled;      /* under mu */
+    int             done, stop;     /* under mu */
+    rd_chunk       *cur;            /* decoder only: the chunk peeks come from */
+    rd_chunk       *retired, *retired_tail;  /* decoder only: passed, maybe borrowed */
+    size_t          nr_retired;     /* decoder only */
+    uint64_t        retry_at;       /* decoder only: see RD_MAX_RETIRED */
 };
 
-static void *ahead_main(void *arg)
+static void chunk_free(rd_chunk *c)
 {
-    struct ps_ahead *a = arg;
-    uint64_t done = 0, target, off;
-    volatile uint8_t sink = 0;
+    while (c != NULL) {
+        rd_chunk *next = c->next;
 
-    pthread_mutex_lock(&a->mu);
-    for (;;) {
-        while (!a->stop && done >= a->want)
-            pthread_cond_wait(&a->cv, &a->mu);
-        if (a->stop)
-            break;
-        target = a->want;
-        if (done < a->from)
-            done = a->from;
-        pthread_mutex_unlock(&a->mu);
-        for (off = done & ~(uint64_t)0xfff; off < target; off += 4096)
-            sink ^= a->map[off];
-        done = target;
-        pthread_mutex_lock(&a->mu);
+        free(c->buf);
+        free(c);
+        c = next;
     }
-    pthread_mutex_unlock(&a->mu);
-    (void)sink;
+}
+
+/* n bytes for a chunk: full-size ones on a huge page each, where the
+ * kernel allows (one fault instead of 512, and fewer TLB misses for the
+ * decoder reading them). */
+static uint8_t *chunk_buffer(size_t n)
+{
+    void *p;
+
+    if (n < RD_HUGE)
+        return malloc(n);
+    n = (n + RD_HUGE - 1) & ~(RD_HUGE - 1);
+    if (posix_memalign(&p, RD_HUGE, n) != 0)
+        return NULL;
+    madvise(p, n, MADV_HUGEPAGE);
+    return p;
+}
+
+/* A chunk to read into: a recycled one, or a new one (outside mu). */
+static rd_chunk *rd_get(struct ps_readahead *r)
+{
+    rd_chunk *c;
+
+    pthread_mutex_lock(&r->mu);
+    if ((c = r->free) != NULL)
+        r->free = c->next;
+    pthread_mutex_unlock(&r->mu);
+    if (c == NULL && (c = calloc(1, sizeof(*c))) != NULL &&
+        (c->buf = chunk_buffer(r->step + RD_OVERLAP)) == NULL) {
+        free(c);
+        c = NULL;
+    }
+    return c;
+}
+
+/* Read [c->off, c->off + want); @return the bytes read (fewer: EOF or error) */
+static size_t rd_fill(struct ps_readahead *r, rd_chunk *c, size_t want)
+{
+    size_t got = 0;
+
+    while (got < want) {
+        ssize_t n = pread(r->fd, c->buf + got, want - got, (off_t)(c->off + got));
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    return got;
+}
+
+static void *rd_main(void *arg)
+{
+    struct ps_readahead *r = arg;
+    rd_chunk *c;
+
+    for (;;) {
+        size_t want;
+
+        pthread_mutex_lock(&r->mu);
+        while (!r->stop && r->nr_filled >= RD_AHEAD)
+            pthread_cond_wait(&r->to_reader, &r->mu);
+        pthread_mutex_unlock(&r->mu);
+        if (r->stop || r->next_off >= r->end || (c = rd_get(r)) == NULL)
+            break;
+        c->off = r->next_off;
+        want = r->end - c->off < r->step + RD_OVERLAP ? (size_t)(r->end - c->off)
+                                                      : r->step + RD_OVERLAP;
+        c->len = rd_fill(r, c, want);
+        c->next = NULL;
+        pthread_mutex_lock(&r->mu);
+        if (r->filled_tail != NULL)
+            r->filled_tail->next = c;
+        else
+            r->filled = c;
+        r->filled_tail = c;
+        r->nr_filled++;
+        pthread_cond_signal(&r->to_decoder);
+        pthread_mutex_unlock(&r->mu);
+        if (c->len < want)
+            break;          /* EOF or an error: the mapping answers the rest */
+        r->next_off += r->step;
+    }
+    pthread_mutex_lock(&r->mu);
+    r->done = 1;
+    pthread_cond_signal(&r->to_decoder);
+    pthread_mutex_unlock(&r->mu);
     return NULL;
 }
 
-static void ahead_start(ps_source *src)
+static void rd_start(ps_source *src)
 {
-    struct ps_ahead *a;
+    struct ps_readahead *r;
+    uint64_t end = src->end < src->map_size ? src->end : src->map_size;
 
-    if (src->map_size < AHEAD_MIN_SIZE || (a = calloc(1, sizeof(*a))) == NULL)
+    if (src->fd < 0 || src->map_size < src->rd_min || src->pos >= end ||
+        (r = calloc(1, sizeof(*r))) == NULL)
         return;
-    a->map = src->map;
-    a->size = src->map_size;
-    a->from = src->pos;
-    a->want = src->pos + AHEAD_WINDOW;
-    pthread_mutex_init(&a->mu, NULL);
-    pthread_cond_init(&a->cv, NULL);
-    if (pthread_create(&a->thread, NULL, ahead_main, a) != 0) {
-        pthread_cond_destroy(&a->cv);
-        pthread_mutex_destroy(&a->mu);
-        free(a);
+    r->fd = src->fd;
+    r->step = src->rd_step;
+    r->next_off = src->pos & ~(uint64_t)0xfff;
+    r->end = end;
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->to_reader, NULL);
+    pthread_cond_init(&r->to_decoder, NULL);
+    if (pthread_create(&r->thread, NULL, rd_main, r) != 0) {
+        pthread_cond_destroy(&r->to_decoder);
+        pthread_cond_destroy(&r->to_reader);
+        pthread_mutex_destroy(&r->mu);
+        free(r);
         return;
     }
-    src->ahead = a;
+    src->rd = r;
 }
 
-static void ahead_stop(ps_source *src)
+static void rd_stop(ps_source *src)
 {
-    struct ps_ahead *a = src->ahead;
+    struct ps_readahead *r = src->rd;
 
-    if (a == NULL)
+    if (r == NULL)
         return;
-    pthread_mutex_lock(&a->mu);
-    a->stop = 1;
-    pthread_cond_signal(&a->cv);
-    pthread_mutex_unlock(&a->mu);
-    pthread_join(a->thread, NULL);
-    pthread_cond_destroy(&a->cv);
-    pthread_mutex_destroy(&a->mu);
-    free(a);
-    src->ahead = NULL;
+    pthread_mutex_lock(&r->mu);
+    r->stop = 1;
+    pthread_cond_signal(&r->to_reader);
+    pthread_mutex_unlock(&r->mu);
+    pthread_join(r->thread, NULL);
+    pthread_cond_destroy(&r->to_decoder);
+    pthread_cond_destroy(&r->to_reader);
+    pthread_mutex_destroy(&r->mu);
+    chunk_free(r->free);
+    chunk_free(r->filled);
+    chunk_free(r->retired);
+    chunk_free(r->cur);
+    free(r);
+    src->rd = NULL;
 }
 
-/* Move the toucher's goal along with pos (in steps, to keep it cheap). */
-static void ahead_follow(ps_source *src)
+/* The next chunk read, waiting for it; NULL when the reader is done. */
+static rd_chunk *rd_take(struct ps_readahead *r)
 {
-    struct ps_ahead *a = src->ahead;
-    uint64_t want = src->pos + AHEAD_WINDOW;
+    rd_chunk *c;
 
-    if (want > a->size)
-        want = a->size;
-    pthread_mutex_lock(&a->mu);
-    a->from = src->pos;
-    if (want > a->want) {
-        a->want = want;
-        pthread_cond_signal(&a->cv);
+    pthread_mutex_lock(&r->mu);
+    while (r->filled == NULL && !r->done)
+        pthread_cond_wait(&r->to_decoder, &r->mu);
+    if ((c = r->filled) != NULL) {
+        if ((r->filled = c->next) == NULL)
+            r->filled_tail = NULL;
+        r->nr_filled--;
+        c->next = NULL;
+        pthread_cond_signal(&r->to_reader);
     }
-    pthread_mutex_unlock(&a->mu);
+    pthread_mutex_unlock(&r->mu);
+    return c;
 }
 
+/* Hand back the passed chunks that nothing borrows from any more. */
+static void rd_recycle(ps_source *src)
+{
+    struct ps_readahead *r = src->rd;
+    uint64_t keep = src->keep != NULL ? src->keep(src->keep_arg) : UINT64_MAX;
+    rd_chunk *head = r->retired, *last = NULL;
+
+    while (r->retired != NULL && r->retired->off + r->retired->len <= keep) {
+        last = r->retired;
+        r->retired = last->next;
+        r->nr_retired--;
+    }
+    if (last == NULL)
+        return;
+    if (r->retired == NULL)
+        r->retired_tail = NULL;
+    pthread_mutex_lock(&r->mu);
+    last->next = r->free;
+    r->free = head;
+    pthread_mutex_unlock(&r->mu);
+}
+
+/* n bytes at pos from a chunk, or NULL (the mapping answers). */
+static const uint8_t *rd_peek(ps_source *src, uint64_t pos, size_t n)
+{
+    struct ps_readahead *r = src->rd;
+    rd_chunk *c = r->cur;
+    int moved = 0;
+
+    if (c != NULL && pos < c->off)
+        return NULL;
+    /* A queue that holds records for long (a capture without rounds)
+     * would hold every chunk: past RD_MAX_RETIRED, records come from the
+     * mapping, as without a reader, until it lets go (asked once a step). */
+    if (r->nr_retired >= RD_MAX_RETIRED) {
+        if (pos < r->retry_at)
+            return NULL;
+        r->retry_at = pos + r->step;
+        rd_recycle(src);
+        if (r->nr_retired >= RD_MAX_RETIRED)
+            return NULL;
+    }
+    while (c == NULL || pos - c->off >= r->step) {
+        if (c != NULL) {
+            if (r->retired_tail != NULL)
+                r->retired_tail->next = c;
+            else
+                r->retired = c;
+            r->retired_tail = c;
+            r->nr_retired++;
+            moved = 1;
+        }
+        if ((c = r->cur = rd_take(r)) == NULL || pos < c->off)
+            break;
+    }
+    if (moved)
+        rd_recycle(src);
+    if (c == NULL || pos < c->off || pos - c->off > c->len || n > c->len - (pos - c->off))
+        return NULL;
+    return c->buf + (pos - c->off);
+}
+
+int ps_source__borrowable(const ps_source *src, const uint8_t *p)
+{
+    const rd_chunk *c = src->rd != NULL ? src->rd->cur : NULL;
+
+    if (src->map != NULL && p >= src->map && p < src->map + src->map_size)
+        return 1;
+    /* a chunk is held for borrowers only through keep */
+    return c != NULL && src->keep != NULL && p >= c->buf && p < c->buf + c->len;
+}
 
 static void drop_consumed(ps_source *src)
 {
     uint64_t ahead = src->dropped + 2 * DROP_STEP + DROP_KEEP;
 
     /* Ask for the next stretch early: first touches of mapped pages are
-     * where a sequential decode spends its time. With a page toucher
-     * running, its reads populate those pages anyway, on its own thread
-     * (populating them here as well cost this one ~3% on a dwarf capture). */
-    if (src->ahead == NULL && ahead < src->map_size) {
+     * where a sequential decode spends its time. With the reader running,
+     * records come from its chunks and these pages are seldom read. */
+    if (src->rd == NULL && ahead < src->map_size) {
         void *at = (void *)(src->map + (ahead & ~(uint64_t)0xfff));
         size_t len = (size_t)(ahead + DROP_STEP > src->map_size ? src->map_size - ahead : DROP_STEP);
 
@@ -303,13 +494,9 @@ void ps_source__consume(ps_source *src, size_t n)
         return;
     if (src->pos > src->bytes_read)
         src->bytes_read = src->pos;
-    if (src->ahead_later) {
-        src->ahead_later = 0;
-        ahead_start(src);
-    }
-    if (src->ahead != NULL && src->pos >= src->ahead_next) {
-        ahead_follow(src);
-        src->ahead_next = src->pos + (1 << 20);
+    if (src->rd_later) {
+        src->rd_later = 0;
+        rd_start(src);
     }
     if (src->map_owned == 2 && src->pos > src->dropped + DROP_STEP + DROP_KEEP)
         drop_consumed(src);

@@ -35,11 +35,17 @@ typedef struct ps_source {
     uint64_t       dropped;     /* mapped pages before this were madvise'd away */
     int64_t        mtime;
     uint64_t       file_size;
-    struct ps_ahead *ahead;     /* owned: the page toucher (source.c), or NULL */
-    uint64_t       ahead_next;  /* pos at which it is told to move on */
-    int            ahead_later; /* start the toucher at the first consume: not
+    struct ps_readahead *rd;    /* owned: the reader thread (source.c), or NULL */
+    int            rd_later;    /* start the reader at the first consume: not
                                  * for a session whose records are never read
                                  * through here (ps_session__release()) */
+    size_t         rd_step;     /* the reader's chunk size */
+    uint64_t       rd_min;      /* maps smaller than this get no reader */
+    /* The lowest input offset whose bytes a caller still holds by pointer
+     * past the next peek (records the time-ordering queue borrows), or
+     * UINT64_MAX; NULL: none. Set by the caller after opening. */
+    uint64_t     (*keep)(void *arg);
+    void          *keep_arg;
 } ps_source;
 
 /** Open path ("-" = stdin): regular files are mmap'd, others streamed. */
@@ -61,6 +67,10 @@ int     ps_source__skip(ps_source *src, uint64_t n, ps_error *err);
 /** Turn a stream into a memory image by reading it to the end (for a
  * file-mode capture arriving on a pipe). Memory: the input's size. */
 int     ps_source__slurp(ps_source *src, ps_error *err);
+/** Whether a pointer peek returned stays valid past the next call (as long
+ * as src->keep reports its offset): one into the mapping, or into the
+ * reader's chunk while keep (which must be set) holds it. */
+int     ps_source__borrowable(const ps_source *src, const uint8_t *p);
 /** Memory images only: n bytes at absolute offset off, or NULL if outside. */
 const uint8_t *ps_source__at(const ps_source *src, uint64_t off, uint64_t n);
 

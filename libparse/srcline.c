@@ -36,6 +36,7 @@
 
 #include "bfdsym.h"
 #include "dwfunc.h"
+#include "dwimage.h"
 #include "dwline.h"
 #include "dwsep.h"
 #include "sym_io.h"
@@ -53,6 +54,7 @@ typedef struct srcfile {
     Elf             *elf;
     int              dfd;       /* the separate debug file binutils follows, or -1 */
     Elf             *delf;
+    ps_dwimage       img;       /* the DWARF's file inflated, if compressed */
     Dwarf           *dw;
     ps_dwlines      *lines;     /* owned: .debug_line as binutils reads it */
     ps_bfdsyms      *syms;      /* owned: .symtab as binutils reads it */
@@ -176,6 +178,7 @@ static void file_close(srcfile *f)
     f->lines = NULL;
     f->syms = NULL;
     f->dw = NULL;
+    ps_dwimage__close(&f->img);
     elf_close(&f->elf, &f->fd);
     elf_close(&f->delf, &f->dfd);
 }
@@ -224,9 +227,24 @@ static void file_open(srcfile *f)
     /* without (usable) DWARF, addr2line still names symbols */
     f->no_dwarf = insane(fd, section(elf, ".debug_info")) ||
                   insane(fd, section(elf, ".debug_abbrev"));
-    if (!f->no_dwarf && (f->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)) != NULL &&
-        (scn = section(elf, ".debug_line")) != NULL && !insane(fd, scn))
-        f->lines = line_programs(elf, scn);
+    if (!f->no_dwarf) {
+        /* libdw reads the inflated image when there is one (same bytes) */
+        Elf *dwelf = ps_dwimage__open(&f->img, elf);
+
+        if (dwelf == NULL)
+            dwelf = elf;
+        if ((f->dw = dwarf_begin_elf(dwelf, DWARF_C_READ, NULL)) != NULL &&
+            (scn = section(elf, ".debug_line")) != NULL && !insane(fd, scn))
+            f->lines = line_programs(dwelf, elf_getscn(dwelf, elf_ndxscn(scn)));
+    }
+    if (f->dw != NULL) {
+        /* the table dwarf_addrdie() builds at its first call, built here:
+         * on the worker's time when it opens the file */
+        Dwarf_Aranges *ar;
+        size_t nr;
+
+        (void)dwarf_getaranges(f->dw, &ar, &nr);
+    }
     if (f->dw != NULL && (f->funcs = ps_dwfuncs__new()) == NULL)
         file_close(f);
 }
@@ -650,7 +668,9 @@ int ps_srcline__find(ps_srcline *c, const char *path, uint64_t addr, ps_srcinfo 
     srcfile *f;
     uint64_t *idx;
     loclist l = { NULL, 0, 0 };
-    size_t slot = ((uintptr_t)path >> 3) & 7;
+    /* a multiplicative hash: malloc'd paths are 16-aligned, so the low
+     * bits alone left half the slots unused */
+    size_t slot = (size_t)(((uint64_t)(uintptr_t)path * UINT64_C(0x9e3779b97f4a7c15)) >> 61);
 
     out->loc = NULL;
     out->nr = 0;

@@ -6,7 +6,8 @@
  * directories, missing files) and streams: a pipe fed by a writer thread in
  * odd-sized chunks delivering records that straddle the rolling buffer's
  * edge, skipping past the end, the buffer staying within twice what a peek
- * needs over 10 MB of input, and slurping a stream into a memory image.
+ * needs over 10 MB of input, and slurping a stream into a memory image;
+ * the reader thread's chunks, and records borrowed from them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -454,11 +455,158 @@ static void test_stream_slurp(void)
     free(data);
 }
 
+/* --- the reader thread ------------------------------------------------------------- */
+
+/* Records the test holds by pointer, oldest first; keep() reports the first. */
+#define HELD_MAX 40
+
+typedef struct held {
+    const uint8_t *p;
+    uint64_t       off;
+    uint32_t       seq, len;
+} held;
+
+typedef struct holder {
+    held   v[HELD_MAX];
+    size_t first, nr;
+} holder;
+
+static uint64_t holder_keep(void *arg)
+{
+    const holder *h = arg;
+
+    return h->nr ? h->v[h->first].off : UINT64_MAX;
+}
+
+/* 1 when a held record still has its bytes. */
+static int held_intact(const held *e)
+{
+    size_t i;
+
+    for (i = 8; i < e->len; i++)
+        if (e->p[i] != (uint8_t)(e->seq * 31 + i))
+            return 0;
+    return 1;
+}
+
+/* A mapped file read through the reader with small chunks: records come
+ * from its chunks (some, longer than the overlap or straddling a chunk's
+ * end, from the mapping), every byte reads right, and records held by
+ * pointer (as the ordering queue holds them) stay intact until keep()
+ * lets them go, however far the reader has moved on. */
+static void test_reader_chunks_and_borrowing(void)
+{
+    size_t nr, n, seq = 0, from_chunks = 0;
+    uint8_t *data = make_records(6 * MiB, 90000, &nr, &n);
+    holder h = { .first = 0, .nr = 0 };
+    const char *path = write_temp(data, n);
+    ps_source src;
+    ps_error err;
+    int ok = 1;
+
+    CHECK(ps_source__open(&src, path, &err) == PS_OK);
+    src.rd_step = 256 * KiB;     /* what 8 held records span fits in 32 chunks */
+    src.rd_min = 0;
+    src.keep = holder_keep;
+    src.keep_arg = &h;
+    for (;;) {
+        const uint8_t *p;
+        uint32_t s32, len;
+        int64_t got = ps_source__peek(&src, 8, &p, &err);
+        size_t i;
+
+        if (got == 0)
+            break;
+        memcpy(&s32, p, 4);
+        memcpy(&len, p + 4, 4);
+        if (got != 8 || s32 != seq || len < 8 || ps_source__peek(&src, len, &p, &err) != len) {
+            ok = 0;
+            break;
+        }
+        for (i = 8; i < len; i++)
+            if (p[i] != (uint8_t)(seq * 31 + i))
+                ok = 0;
+        if (p < src.map || p >= src.map + src.map_size)
+            from_chunks++;
+        if (seq % 7 == 0 && ps_source__borrowable(&src, p)) {
+            if (h.nr == 8) {            /* let the oldest go */
+                ok &= held_intact(&h.v[h.first]);
+                h.first = (h.first + 1) % HELD_MAX;
+                h.nr--;
+            }
+            h.v[(h.first + h.nr++) % HELD_MAX] = (held){ p, src.pos, (uint32_t)seq, len };
+        }
+        ps_source__consume(&src, len);
+        seq++;
+    }
+    while (h.nr > 0) {
+        ok &= held_intact(&h.v[h.first]);
+        h.first = (h.first + 1) % HELD_MAX;
+        h.nr--;
+    }
+    CHECK(ok && seq == nr && src.pos == n);
+    CHECK(src.rd != NULL && from_chunks > nr / 2);
+    ps_source__close(&src);
+    unlink(path);
+    free(data);
+}
+
+/* A record held for good (a capture without rounds, whose queue holds
+ * everything): the reader stops holding chunks for it after a bounded
+ * number, records then come from the mapping, and all read right. */
+static void test_reader_held_for_good(void)
+{
+    size_t nr, n, seq = 0, late_from_map = 0;
+    uint8_t *data = make_records(3 * MiB, 4000, &nr, &n);
+    holder h = { .first = 0, .nr = 0 };
+    const char *path = write_temp(data, n);
+    ps_source src;
+    ps_error err;
+    int ok = 1;
+
+    CHECK(ps_source__open(&src, path, &err) == PS_OK);
+    src.rd_step = 4096;
+    src.rd_min = 0;
+    src.keep = holder_keep;
+    src.keep_arg = &h;
+    for (;;) {
+        const uint8_t *p;
+        uint32_t s32, len;
+        int64_t got = ps_source__peek(&src, 8, &p, &err);
+        size_t i;
+
+        if (got == 0)
+            break;
+        memcpy(&s32, p, 4);
+        memcpy(&len, p + 4, 4);
+        if (got != 8 || s32 != seq || len < 8 || ps_source__peek(&src, len, &p, &err) != len) {
+            ok = 0;
+            break;
+        }
+        for (i = 8; i < len; i++)
+            if (p[i] != (uint8_t)(seq * 31 + i))
+                ok = 0;
+        if (h.nr == 0 && seq > 0 && ps_source__borrowable(&src, p))
+            h.v[h.nr++] = (held){ p, src.pos, (uint32_t)seq, len };
+        if (src.pos > 2 * MiB && p >= src.map && p < src.map + src.map_size)
+            late_from_map++;
+        ps_source__consume(&src, len);
+        seq++;
+    }
+    CHECK(ok && seq == nr && src.pos == n && h.nr == 1 && held_intact(&h.v[0]));
+    CHECK(late_from_map > 100);
+    ps_source__close(&src);
+    unlink(path);
+    free(data);
+}
+
 static const struct harness_test tests[] = {
     TEST(test_memory_bounds),
     TEST(test_memory_end_before_size),
     TEST(test_file_sources),
     TEST(test_mapped_file_sequential),
+    TEST(test_reader_chunks_and_borrowing),
+    TEST(test_reader_held_for_good),
     TEST(test_stream_records_straddle),
     TEST(test_stream_growth_bounded),
     TEST(test_stream_skip_past_eof),
