@@ -15,7 +15,7 @@ MANDIR   ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 VERSION  := 0.1.0
 
-PKGS     := libtraceevent jansson sqlite3 libelf libdw libzstd libdeflate
+PKGS     := libtraceevent jansson sqlite3 libelf libdw libzstd zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 PKG_LIBS   += -liberty

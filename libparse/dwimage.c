@@ -12,7 +12,7 @@
  */
 #include "dwimage.h"
 
-#include <libdeflate.h>
+#include <zlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -98,14 +98,17 @@ static int unneeded(const char *name)
 }
 
 /* Inflate one section to out. @return 0, -1 an inflate error */
-static int inflate_to(struct libdeflate_decompressor *d, const uint8_t *raw,
+static int inflate_to(z_stream *z, const uint8_t *raw,
                       const Elf64_Shdr *sh, const Elf64_Chdr *ch, uint8_t *out)
 {
-    size_t got = 0;
-
-    if (libdeflate_zlib_decompress(d, raw + sh->sh_offset + sizeof(*ch),
-                                   sh->sh_size - sizeof(*ch), out, ch->ch_size,
-                                   &got) != LIBDEFLATE_SUCCESS || got != ch->ch_size)
+    if (sh->sh_size - sizeof(*ch) > UINT_MAX || ch->ch_size > UINT_MAX ||
+        inflateReset(z) != Z_OK)
+        return -1;
+    z->next_in = (Bytef *)(uintptr_t)(raw + sh->sh_offset + sizeof(*ch));
+    z->avail_in = (uInt)(sh->sh_size - sizeof(*ch));
+    z->next_out = out;
+    z->avail_out = (uInt)ch->ch_size;
+    if (inflate(z, Z_FINISH) != Z_STREAM_END || z->total_out != ch->ch_size)
         return -1;
     return 0;
 }
@@ -119,7 +122,7 @@ static int inflate_to(struct libdeflate_decompressor *d, const uint8_t *raw,
  * layout is not handled here, or (img) an inflate failed
  */
 static size_t lay_out(Elf *elf, const uint8_t *raw, size_t size, const Elf64_Ehdr *eh,
-                      uint8_t *img, size_t table, struct libdeflate_decompressor *d)
+                      uint8_t *img, size_t table, z_stream *d)
 {
     uint64_t at = sizeof(*eh);
     size_t shstrndx, i, nr_z = 0;
@@ -186,7 +189,7 @@ static size_t lay_out(Elf *elf, const uint8_t *raw, size_t size, const Elf64_Ehd
 
 Elf *ps_dwimage__open(ps_dwimage *img, Elf *elf)
 {
-    struct libdeflate_decompressor *d;
+    z_stream z, *d = &z;
     const uint8_t *raw;
     size_t size = 0, total, table;
     Elf64_Ehdr eh;
@@ -209,15 +212,19 @@ Elf *ps_dwimage__open(ps_dwimage *img, Elf *elf)
     base = (uint8_t *)align_up((size_t)(uintptr_t)img->map, HUGE_PAGE);
     if (total >= HUGE_MIN)
         madvise(base, align_up(total, HUGE_PAGE), MADV_HUGEPAGE);
-    if ((d = libdeflate_alloc_decompressor()) == NULL ||
-        lay_out(elf, raw, size, &eh, base, table, d) != total ||
-        (img->elf = elf_memory((char *)base, total)) == NULL ||
-        elf_kind(img->elf) != ELF_K_ELF) {
-        libdeflate_free_decompressor(d);
+    memset(&z, 0, sizeof(z));
+    if (inflateInit(d) != Z_OK) {
         ps_dwimage__close(img);
         return NULL;
     }
-    libdeflate_free_decompressor(d);
+    if (lay_out(elf, raw, size, &eh, base, table, d) != total ||
+        (img->elf = elf_memory((char *)base, total)) == NULL ||
+        elf_kind(img->elf) != ELF_K_ELF) {
+        inflateEnd(d);
+        ps_dwimage__close(img);
+        return NULL;
+    }
+    inflateEnd(d);
     return img->elf;
 }
 

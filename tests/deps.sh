@@ -3,7 +3,7 @@
 # and test that are not installed yet (apt-get update once, only if needed).
 set -e
 PKGS="gcc clang make pkg-config libtraceevent-dev libjansson-dev libsqlite3-dev
-      libelf-dev libdw-dev libzstd-dev libiberty-dev libdeflate-dev g++ binutils libc6-dbg linux-perf python3 python3-jsonschema python3-pyside2.qtsql jq xz-utils bc time chromium libxml2-utils
+      libelf-dev libdw-dev libzstd-dev libiberty-dev zlib1g-dev g++ binutils libc6-dbg linux-perf python3 python3-jsonschema python3-pyside2.qtsql jq xz-utils bc time chromium libxml2-utils
       libclang-rt-14-dev strace zstd"
 missing=""
 for p in $PKGS; do

@@ -38,7 +38,7 @@ san=
 [ "$BUILD" = build-san ] && san="-fsanitize=address,undefined"
 if ! $CC -std=c11 -Wall -Wextra -Werror $san -I"$ROOT/libparse/include" -o "$T/attrcmp" \
         "$ROOT/tests/tools/attrcmp.c" "$ROOT/$BUILD/libperfsift.a" \
-        $(pkg-config --libs libtraceevent jansson sqlite3 libelf libdw libzstd libdeflate) 2> "$T/cc.err"; then
+        $(pkg-config --libs libtraceevent jansson sqlite3 libelf libdw libzstd zlib) 2> "$T/cc.err"; then
     fail "info-json-tools: tests/tools/attrcmp.c does not build: $(head -c 300 "$T/cc.err")"
     finish
 fi

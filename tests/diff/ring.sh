@@ -37,7 +37,7 @@ build_tools() {
         "$ROOT/tests/tools/ringsnap.c" &&
     $CC -std=c11 -Wall -Wextra -Werror $san -I"$ROOT/libparse/include" -o "$T/attrcmp" \
         "$ROOT/tests/tools/attrcmp.c" "$ROOT/$BUILD/libperfsift.a" \
-        $(pkg-config --libs libtraceevent jansson sqlite3 libelf libdw libzstd libdeflate)
+        $(pkg-config --libs libtraceevent jansson sqlite3 libelf libdw libzstd zlib)
 }
 if ! build_tools 2> "$T/cc.err"; then
     fail "ring-tools: tests/tools do not build: $(head -c 300 "$T/cc.err")"

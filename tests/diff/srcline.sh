@@ -23,7 +23,7 @@ san=
 T=$TMPD
 if ! $CC -std=c11 -Wall -Wextra -Werror $san -o "$T/a2l" "$ROOT/tests/tools/a2l.c" \
         "$ROOT/${BUILD:-build}/libperfsift.a" \
-        $(pkg-config --libs libtraceevent jansson sqlite3 libelf libdw libzstd libdeflate) -liberty \
+        $(pkg-config --libs libtraceevent jansson sqlite3 libelf libdw libzstd zlib) -liberty \
         2> "$T/cc.err"; then
     fail "srcline-tools: tests/tools/a2l.c does not build: $(head -c 300 "$T/cc.err")"
     finish
