@@ -33,8 +33,33 @@ void ps_symtree__init(ps_symtree *t)
 
 void ps_symtree__free(ps_symtree *t)
 {
-    free(t->n);
+    if (!t->shared)
+        free(t->n);
     ps_symtree__init(t);
+}
+
+void ps_symtree__share(ps_symtree *t, const ps_symtree *from)
+{
+    ps_symtree__free(t);
+    *t = *from;
+    t->cap = t->nr;
+    t->shared = 1;
+}
+
+/* A shared tree about to change gets its own nodes. 0, or -1 (memory). */
+static int unshare(ps_symtree *t)
+{
+    ps_sym_node *n;
+
+    if (!t->shared)
+        return 0;
+    if ((n = malloc((t->nr ? t->nr : 1) * sizeof(*n))) == NULL)
+        return -1;
+    memcpy(n, t->n, t->nr * sizeof(*n));
+    t->n = n;
+    t->cap = t->nr;
+    t->shared = 0;
+    return 0;
 }
 
 static int t_red(const ps_symtree *t, int32_t i) { return i != NIL && t->n[i].red; }
@@ -127,7 +152,8 @@ int ps_symtree__insert(ps_symtree *t, uint64_t start, uint64_t end, uint8_t bind
     ps_sym_node *nd;
     int rightmost;
 
-    if (t->nr >= INT32_MAX - 1 || ps_grow((void **)&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
+    if (t->nr >= INT32_MAX - 1 || unshare(t) < 0 ||
+        ps_grow((void **)&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
         return -1;
     z = (int32_t)t->nr++;
     nd = &t->n[z];
@@ -145,6 +171,8 @@ int ps_symtree__insert(ps_symtree *t, uint64_t start, uint64_t end, uint8_t bind
         T_R(t, p) = z;
     if (rightmost)
         t->last = z;        /* rotations keep the in-order, so it stays last */
+    else
+        t->unordered = 1;
     t_insert_fixup(t, z);
     return 0;
 }
@@ -197,7 +225,11 @@ static void t_erase_fixup(ps_symtree *t, int32_t x, int32_t parent)
 void ps_symtree__erase(ps_symtree *t, int32_t z)
 {
     int32_t x, xp, y = z;
-    int y_red = t->n[z].red;
+    int y_red;
+
+    if (unshare(t) < 0)
+        return;                 /* out of memory: the node stays */
+    y_red = t->n[z].red;
 
     if (T_L(t, z) == NIL || T_R(t, z) == NIL) {
         x = T_L(t, z) == NIL ? T_R(t, z) : T_L(t, z);
@@ -265,7 +297,9 @@ static int32_t t_next(const ps_symtree *t, int32_t i)
     return p;
 }
 
-/* The live nodes in order (perf's rb_first/rb_next walk). Owned: free(). */
+/* The live nodes in order (perf's rb_first/rb_next walk). Owned: free().
+ * A tree only ever appended to at its right end (kallsyms, sorted symbol
+ * tables) has them in array order: a scan, not a walk of 10^5 links. */
 int32_t *ps_symtree__inorder(const ps_symtree *t, size_t *nr)
 {
     int32_t *v = malloc((t->nr ? t->nr : 1) * sizeof(*v)), i;
@@ -273,6 +307,13 @@ int32_t *ps_symtree__inorder(const ps_symtree *t, size_t *nr)
 
     if (v == NULL)
         return NULL;
+    if (!t->unordered) {
+        for (i = 0; (size_t)i < t->nr; i++)
+            if (!t->n[i].dead)
+                v[k++] = i;
+        *nr = k;
+        return v;
+    }
     for (i = ps_symtree__first(t); i != NIL; i = t_next(t, i))
         v[k++] = i;
     *nr = k;
@@ -304,8 +345,12 @@ int ps_symtree__compact(ps_symtree *t)
     int32_t *map, j = 0;
     size_t i;
 
-    if (t->nr == 0)
+    for (i = 0; i < t->nr && !t->n[i].dead; i++)
+        ;
+    if (i == t->nr) {           /* nothing to drop (a shared tree never has) */
+        t->last = NIL;
         return 0;
+    }
     if ((map = malloc(t->nr * sizeof(*map))) == NULL)
         return -1;
     for (i = 0; i < t->nr; i++)
@@ -337,10 +382,10 @@ static uint64_t roundup_4k(uint64_t x) { return (x + PAGE_4K - 1) / PAGE_4K * PA
 int ps_symtree__fixup_end(ps_symtree *t, int is_kallsyms)
 {
     size_t nr, i;
-    int32_t *v = ps_symtree__inorder(t, &nr);
+    int32_t *v;
     ps_sym *prev, *curr = NULL;
 
-    if (v == NULL)
+    if (unshare(t) < 0 || (v = ps_symtree__inorder(t, &nr)) == NULL)
         return -1;
     for (i = 0; i < nr; i++) {
         prev = curr;
@@ -398,9 +443,9 @@ static int choose_best(const ps_sym_node *a, const ps_sym_node *b)
 int ps_symtree__fixup_duplicate(ps_symtree *t)
 {
     size_t nr, i;
-    int32_t *v = ps_symtree__inorder(t, &nr), curr;
+    int32_t *v, curr;
 
-    if (v == NULL)
+    if (unshare(t) < 0 || (v = ps_symtree__inorder(t, &nr)) == NULL)
         return -1;
     for (i = 1, curr = nr ? v[0] : NIL; i < nr; i++) {
         int32_t next = v[i];

@@ -7,8 +7,9 @@
  * Layer: under every symbol loader (sym_elf.c, sym_plt.c, sym_jit.c,
  * sym_kernel.c) and symbols.c; above demangle.c. Never reads files.
  *
- * Ownership: a tree owns its node array; names are Borrowed (the caller's
- * arena). Node pointers and indices move only in ps_symtree__compact() and
+ * Ownership: a tree owns its node array, unless shared (a finished tree's
+ * nodes lent read-only, see ps_symtree__share()); names are Borrowed (the
+ * caller's arena). Node pointers and indices move only in ps_symtree__compact() and
  * on insertion; after the compaction that ends a load they never move.
  */
 #ifndef PS_SYMTREE_H
@@ -31,11 +32,18 @@ typedef struct ps_symtree {
     int32_t      root;
     int32_t      last;              /* the rightmost node, or PS_SYM_NIL when
                                      * not known (see ps_symtree__insert) */
+    int          unordered;         /* 0: every insertion was at the right
+                                     * end, so in-order is array order */
+    int          shared;            /* n is Borrowed (read-only, another
+                                     * owner's): copied before any change */
 } ps_symtree;
 
 void ps_symtree__init(ps_symtree *t);
 /** Frees the nodes and leaves t empty, as after ps_symtree__init(). */
 void ps_symtree__free(ps_symtree *t);
+/** t (empty) becomes a read-only view of from's nodes, which must not
+ * change or be freed while t lives; a change to t copies them first. */
+void ps_symtree__share(ps_symtree *t, const ps_symtree *from);
 
 /** perf's __symbols__insert() of [start, end). @return 0, or -1 (no memory) */
 int  ps_symtree__insert(ps_symtree *t, uint64_t start, uint64_t end, uint8_t binding,
