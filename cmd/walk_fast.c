@@ -29,7 +29,8 @@
 #include "walk_fast.h"
 
 #define READ_MIN (1u << 17)     /* read this much at a time */
-#define WINDOW_MIN (1u << 20)   /* the smallest window: compacted when full */
+#define WINDOW_MIN (2u << 20)   /* the smallest window: compacted when full
+                                 * (a huge page: ps_alloc_huge()) */
 /* the largest: a capture whose rounds hold more (or that has none) is
  * left to the general loop, which queues pointers into the mapping */
 #define WINDOW_MAX ((size_t)256 << 20)
@@ -153,7 +154,8 @@ static int grow(fast *f, uint64_t pos, size_t want)
     for (cap = f->wcap ? f->wcap * 2 : WINDOW_MIN; cap - f->wlen < want; cap *= 2)
         if (cap > WINDOW_MAX)
             return -1;
-    if (cap > WINDOW_MAX || (b = realloc(f->buf, cap)) == NULL)
+    if (cap > WINDOW_MAX ||
+        (b = f->buf != NULL ? realloc(f->buf, cap) : ps_alloc_huge(cap)) == NULL)
         return -1;
     f->buf = b;
     f->wcap = cap;
