@@ -41,7 +41,7 @@ static int on_fast(void *ctx, const ps_event *ev, ps_error *err)
 static buf capture(void)
 {
     ps_attr a;
-    buf data = { 0 };
+    buf data = { 0 }, file;
     uint64_t t = 1000;
     int round, cpu, i, k;
 
@@ -70,7 +70,9 @@ static buf capture(void)
         t += 1200;
         finish_record(&data, begin_record(&data, PS_RECORD_FINISHED_ROUND, 0));
     }
-    return build_file(0, &a, 1, NULL, NULL, &data);
+    file = build_file(0, &a, 1, NULL, NULL, &data);
+    free(data.p);
+    return file;
 }
 
 static ps_session *open_capture(const char *path, int ordered)
