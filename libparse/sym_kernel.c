@@ -189,16 +189,15 @@ typedef struct kparts {
  * rest move by -delta. As perf's maps__split_kallsyms(). */
 static int split_kallsyms(kparts *out, ps_symtree *t, uint64_t delta)
 {
-    size_t nr, i, k = 0;
-    int32_t *v = ps_symtree__inorder(t, &nr);
+    size_t nr = t->nr ? t->nr : 1, k = 0;
+    ps_symwalk w;
+    int32_t i;
 
-    if (v == NULL || (out->kmod_nodes = calloc(nr ? nr : 1, sizeof(*out->kmod_nodes))) == NULL ||
-        (out->kmods = calloc(nr ? nr : 1, sizeof(*out->kmods))) == NULL) {
-        free(v);
+    if ((out->kmod_nodes = calloc(nr, sizeof(*out->kmod_nodes))) == NULL ||
+        (out->kmods = calloc(nr, sizeof(*out->kmods))) == NULL || ps_symwalk__begin(&w, t) < 0)
         return -1;
-    }
-    for (i = 0; i < nr; i++) {
-        ps_sym_node *nd = &t->n[v[i]];
+    while ((i = ps_symwalk__next(&w)) != PS_SYM_NIL) {
+        ps_sym_node *nd = &t->n[i];
         char *tab = strchr(nd->sym.name, '\t');
 
         if (tab != NULL) {
@@ -213,16 +212,16 @@ static int split_kallsyms(kparts *out, ps_symtree *t, uint64_t delta)
             }
             out->kmod_nodes[k++] = *nd;
             m->nr++;
-            ps_symtree__erase(t, v[i]);
+            ps_symtree__erase(t, i);
         } else if (strcmp(nd->sym.name, "__entry_SYSCALL_64_trampoline") == 0) {
-            ps_symtree__erase(t, v[i]);
+            ps_symtree__erase(t, i);
         } else {
             nd->sym.start -= delta;
             nd->sym.end -= delta;
         }
     }
+    ps_symwalk__end(&w);
     out->nr_kmod_nodes = k;
-    free(v);
     return 0;
 }
 

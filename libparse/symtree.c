@@ -320,6 +320,37 @@ int32_t *ps_symtree__inorder(const ps_symtree *t, size_t *nr)
     return v;
 }
 
+int ps_symwalk__begin(ps_symwalk *w, const ps_symtree *t)
+{
+    w->t = t;
+    w->k = 0;
+    w->v = NULL;
+    w->nr = t->nr;
+    if (t->unordered && (w->v = ps_symtree__inorder(t, &w->nr)) == NULL)
+        return -1;
+    return 0;
+}
+
+/* In array order a node is skipped if dead when reached: only those the
+ * walker erased behind it die meanwhile, so it is the order at the start. */
+int32_t ps_symwalk__next(ps_symwalk *w)
+{
+    while (w->k < w->nr) {
+        int32_t i = w->v != NULL ? w->v[w->k] : (int32_t)w->k;
+
+        w->k++;
+        if (w->v != NULL || !w->t->n[i].dead)
+            return i;
+    }
+    return NIL;
+}
+
+void ps_symwalk__end(ps_symwalk *w)
+{
+    free(w->v);
+    w->v = NULL;
+}
+
 /* perf's symbols__find(). */
 const ps_sym_node *ps_symtree__find(const ps_symtree *t, uint64_t ip)
 {
@@ -381,15 +412,15 @@ static uint64_t roundup_4k(uint64_t x) { return (x + PAGE_4K - 1) / PAGE_4K * PA
  * in kallsyms, not across the kernel/module boundary ('[' in the name). */
 int ps_symtree__fixup_end(ps_symtree *t, int is_kallsyms)
 {
-    size_t nr, i;
-    int32_t *v;
+    ps_symwalk w;
     ps_sym *prev, *curr = NULL;
+    int32_t i;
 
-    if (unshare(t) < 0 || (v = ps_symtree__inorder(t, &nr)) == NULL)
+    if (unshare(t) < 0 || ps_symwalk__begin(&w, t) < 0)
         return -1;
-    for (i = 0; i < nr; i++) {
+    while ((i = ps_symwalk__next(&w)) != NIL) {
         prev = curr;
-        curr = &t->n[v[i]].sym;
+        curr = &t->n[i].sym;
         if (prev == NULL || prev->end != prev->start)
             continue;
         if (is_kallsyms && (!strchr(prev->name, '[') != !strchr(curr->name, '[')))
@@ -399,7 +430,7 @@ int ps_symtree__fixup_end(ps_symtree *t, int is_kallsyms)
     }
     if (curr != NULL && curr->end == curr->start)
         curr->end = roundup_4k(curr->start) + PAGE_4K;
-    free(v);
+    ps_symwalk__end(&w);
     return 0;
 }
 
@@ -442,14 +473,12 @@ static int choose_best(const ps_sym_node *a, const ps_sym_node *b)
  * start the loser is erased, and the winner meets the next one. */
 int ps_symtree__fixup_duplicate(ps_symtree *t)
 {
-    size_t nr, i;
-    int32_t *v, curr;
+    ps_symwalk w;
+    int32_t curr, next;
 
-    if (unshare(t) < 0 || (v = ps_symtree__inorder(t, &nr)) == NULL)
+    if (unshare(t) < 0 || ps_symwalk__begin(&w, t) < 0)
         return -1;
-    for (i = 1, curr = nr ? v[0] : NIL; i < nr; i++) {
-        int32_t next = v[i];
-
+    for (curr = ps_symwalk__next(&w); curr != NIL && (next = ps_symwalk__next(&w)) != NIL;) {
         if (t->n[curr].sym.start != t->n[next].sym.start) {
             curr = next;
             continue;
@@ -461,6 +490,6 @@ int ps_symtree__fixup_duplicate(ps_symtree *t)
             curr = next;
         }
     }
-    free(v);
+    ps_symwalk__end(&w);
     return 0;
 }

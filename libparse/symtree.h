@@ -63,6 +63,19 @@ int32_t ps_symtree__first(const ps_symtree *t);
 int32_t ps_symtree__last(const ps_symtree *t);
 /** The live nodes in order (perf's rb_first/rb_next walk). Owned: free(). */
 int32_t *ps_symtree__inorder(const ps_symtree *t, size_t *nr);
+/** The live nodes in order, one at a time: an array only for a tree not
+ * in array order. Whoever walks may erase the node it is at or ones it
+ * passed, nothing else. */
+typedef struct ps_symwalk {
+    const ps_symtree *t;
+    int32_t          *v;            /* owned: the order, or NULL: array order */
+    size_t            nr, k;
+} ps_symwalk;
+/** @return 0, or -1 (no memory) */
+int     ps_symwalk__begin(ps_symwalk *w, const ps_symtree *t);
+/** The next node, or PS_SYM_NIL at the end. */
+int32_t ps_symwalk__next(ps_symwalk *w);
+void    ps_symwalk__end(ps_symwalk *w);
 /** perf's symbols__find(); NULL when no symbol holds ip. */
 const ps_sym_node *ps_symtree__find(const ps_symtree *t, uint64_t ip);
 /** Drop the dead nodes; @return 0, or -1 (no memory: t unchanged) */
