@@ -12,8 +12,10 @@
  * and are summed in order when it is loaded: the user samples meanwhile go
  * on. Their rows come later in the table than they would have, which
  * changes nothing printed while a kernel sample's row can only be made by
- * kernel samples: the DSO is a key (kernel DSOs are not user DSOs) and the
- * rows are sorted by keys, never by when they were made. What would tell:
+ * kernel samples: the DSO is a key (kernel DSOs are not user DSOs), rows
+ * are sorted by their sums and keys (a tie left in the order they were
+ * made is two rows that print alike), and the kernel rows keep their own
+ * order among themselves. What would tell:
  * a waiting sample landing in a row that a later sample made (no map:
  * "[unknown]" with perf diff's one row per DSO), or a kernel map changing
  * while samples wait (a lookup is of the maps as they are now); either

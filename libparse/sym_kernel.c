@@ -24,8 +24,8 @@
  * thread hands them one ps_ksyms: the first session whose capture will
  * take /proc/kallsyms starts a thread that parses it and builds the tree
  * (fixups and module split done, not yet relocated); each session's first
- * kernel lookup waits for it and copies the result, relocating it by its
- * own map. Sessions whose kernel map asks for another reference symbol
+ * kernel lookup waits for it and takes the result, relocated by its own
+ * map. Sessions whose kernel map asks for another reference symbol
  * than "_text", or whose file lacks it, load their own as before. The
  * thread reads the whole file into one buffer (huge pages) and the names
  * stay there; the nodes are lent to every session whose kernel map needs
@@ -203,7 +203,7 @@ static int split_kallsyms(kparts *out, ps_symtree *t, uint64_t delta)
         if (tab != NULL) {
             ps_kmod_syms *m = out->nr_kmods ? &out->kmods[out->nr_kmods - 1] : NULL;
 
-            *tab = '\0';                /* the name is ours, in the arena */
+            *tab = '\0';                /* the name is ours (arena, or the text) */
             if (m == NULL || strcmp(m->name, tab + 1) != 0) {
                 m = &out->kmods[out->nr_kmods++];
                 m->name = tab + 1;
