@@ -76,14 +76,14 @@ typedef struct run {
     int                     *slot;      /* evsel idx -> out->ev index + 1 */
     size_t                   nslot;
     int                      oom;
-    chain_slot              *cache;     /* CHAIN_CACHE slots, NULL: none */
-    hist_cache              *hc;        /* rows by location; NULL: none */
-    last_chain               last[2];   /* [cur]: the last chain; the other: room */
-    int                      cur;
     int                      defer;     /* kernel samples may wait (o->ksyms) */
     pend                    *pend;      /* owned: the waiting ones, in order */
     size_t                   npend, cappend;
     int                      conflict;  /* waiting showed: read again */
+    chain_slot              *cache;     /* CHAIN_CACHE slots, NULL: none */
+    hist_cache              *hc;        /* rows by location; NULL: none */
+    last_chain               last[2];   /* [cur]: the last chain; the other: room */
+    int                      cur;
 } run;
 
 /* perf report's short DSO name; no DSO is "[unknown]" */
@@ -644,14 +644,31 @@ static void reset(void *ctx)
     r->conflict = 0;
 }
 
-/* Whether kernel samples may wait for kallsyms (see the top). */
+/* Whether kernel samples may wait for kallsyms (see the top): the keys
+ * only those drain() fills in, the DSO one of them. */
 static int may_defer(const input_opts *in, const hist_capture_opts *o)
 {
     struct stat st;
+    int i;
 
+    for (i = 0; i < o->keys.n; i++)
+        if (o->keys.k[i] != HK_COMM && o->keys.k[i] != HK_PID && o->keys.k[i] != HK_TID &&
+            o->keys.k[i] != HK_DSO && o->keys.k[i] != HK_SYM && o->keys.k[i] != HK_CPU)
+            return 0;
     return o->ksyms != NULL && !o->children && o->filter == NULL && o->hide == NULL &&
            hist_keys_has(&o->keys, HK_DSO) && in->path != NULL &&
            stat(in->path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The --children chain cache, empty: 3 MiB touched at scattered slots,
+ * in huge pages rather than 4 KiB faults. NULL out of memory. */
+static chain_slot *chain_cache_new(void)
+{
+    chain_slot *c = ps_alloc_huge(CHAIN_CACHE * sizeof(*c));
+
+    if (c != NULL)
+        memset(c, 0, CHAIN_CACHE * sizeof(*c));
+    return c;
 }
 
 static int by_idx(const void *a, const void *b)
@@ -681,13 +698,10 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     wo.max_stack = o->max_stack;
     wo.reset = reset;
     wo.ksyms = o->ksyms;
-    /* 3 MiB touched at scattered slots: huge pages, not 4 KiB faults */
-    if (o->children && (r.cache = ps_alloc_huge(CHAIN_CACHE * sizeof(*r.cache))) == NULL) {
+    if (o->children && (r.cache = chain_cache_new()) == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
     }
-    if (r.cache != NULL)
-        memset(r.cache, 0, CHAIN_CACHE * sizeof(*r.cache));
     if ((r.hc = hist_cache_new()) == NULL) {
         free(r.cache);
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
