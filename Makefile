@@ -73,6 +73,13 @@ $(BUILD)/libperfsift.so: $(LIB_OBJ) libparse/perfsift.map
 $(PROG): $(CMD_OBJ) $(BUILD)/libperfsift.a
 	$(CC) $(SANFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libperfsift.a $(PKG_LIBS) $(LDLIBS)
 
+# walk_fast.c is cmd/'s: its test links the cmd objects too
+$(BUILD)/tests/test_walk_fast: tests/unit/test_walk_fast.c $(BUILD)/libpscmd.a \
+		$(BUILD)/libperfsift.a tests/harness.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PS_CFLAGS) -Itests $(CFLAGS) $< -o $@ $(BUILD)/libpscmd.a \
+		$(BUILD)/libperfsift.a $(PKG_LIBS) $(LDLIBS)
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfsift.a tests/harness.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(PS_CFLAGS) -Itests $(CFLAGS) $< -o $@ $(BUILD)/libperfsift.a \

@@ -117,6 +117,7 @@ typedef struct diff {
     dtab_opts    to;            /* the table */
     hist_keys    keys;
     hist_set     hs[2];
+    ps_ksyms    *ksyms;         /* kallsyms loaded once for both captures */
 } diff;
 
 static int parse_args(diff *d, int argc, char **argv)
@@ -281,6 +282,7 @@ static int table_capture(diff *d, int i)
     ho.symfs = d->fo.symfs;
     ho.kallsyms = d->fo.kallsyms;
     ho.max_stack = d->fo.max_stack;
+    ho.ksyms = d->ksyms;
     return hist_capture("diff", &in, &ho, &d->hs[i]);
 }
 
@@ -387,6 +389,8 @@ static int load_table(diff *d)
     for (i = 0; i < 2; i++)
         folded[i] = d->folded_input ||
                     (strcmp(d->inputs[i], "-") != 0 && !is_capture(d->inputs[i]));
+    if (!folded[0] || !folded[1])
+        d->ksyms = ps_ksyms__new();     /* NULL: each capture loads its own */
     if (folded[0] || folded[1])
         folded_keys(d);
     else if (table_captures_together(d))
@@ -498,5 +502,6 @@ int cmd_diff(int argc, char **argv)
         dfold_side_free(&d.side[i]);
         hist_set_free(&d.hs[i]);
     }
+    ps_ksyms__free(d.ksyms);
     return rc < 0 ? EXIT_OK : rc;
 }

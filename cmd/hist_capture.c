@@ -6,9 +6,25 @@
  * chain entry is its recorded address, with the level of the maps it was
  * looked up in, or the sample's when nothing was found. No map: DSO NULL,
  * shown "[unknown]".
+ *
+ * Kernel samples that would wait for the shared kallsyms (o->ksyms, still
+ * loading in its thread) wait in a list instead, their comm taken at once,
+ * and are summed in order when it is loaded: the user samples meanwhile go
+ * on. Their rows come later in the table than they would have, which
+ * changes nothing printed while a kernel sample's row can only be made by
+ * kernel samples: the DSO is a key (kernel DSOs are not user DSOs), rows
+ * are sorted by their sums and keys (a tie left in the order they were
+ * made is two rows that print alike), and the kernel rows keep their own
+ * order among themselves. What would tell:
+ * a waiting sample landing in a row that a later sample made (no map:
+ * "[unknown]" with perf diff's one row per DSO), or a kernel map changing
+ * while samples wait (a lookup is of the maps as they are now); either
+ * makes the capture be read again without waiting. Only without call
+ * chains summed (--children), filters, or a pipe (read once).
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "hist_cache.h"
 #include "hist_capture.h"
 #include "walk.h"
@@ -41,6 +57,18 @@ typedef struct last_chain {
     size_t      cap;
 } last_chain;
 
+/* A kernel sample waiting for kallsyms (see the top). */
+typedef struct pend {
+    size_t      hi;             /* its hist: out->ev[hi] */
+    size_t      nrows;          /* that hist's rows when it came */
+    const char *comm;           /* interned in that hist */
+    uint32_t    pid, tid, cpu;
+    uint64_t    time, ip, period;
+} pend;
+
+/* waiting samples at most: then the walk waits for kallsyms too */
+#define PEND_MAX 65536
+
 typedef struct run {
     const char              *cmd;
     const hist_capture_opts *o;
@@ -48,6 +76,10 @@ typedef struct run {
     int                     *slot;      /* evsel idx -> out->ev index + 1 */
     size_t                   nslot;
     int                      oom;
+    int                      defer;     /* kernel samples may wait (o->ksyms) */
+    pend                    *pend;      /* owned: the waiting ones, in order */
+    size_t                   npend, cappend;
+    int                      conflict;  /* waiting showed: read again */
     chain_slot              *cache;     /* CHAIN_CACHE slots, NULL: none */
     hist_cache              *hc;        /* rows by location; NULL: none */
     last_chain               last[2];   /* [cur]: the last chain; the other: room */
@@ -403,6 +435,76 @@ static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_i
     return e;
 }
 
+/* The waiting samples summed, in order: each resolved as add_self() would
+ * (the first one waits for kallsyms). 0, or -1 out of memory. */
+static int drain(run *r, walk *w)
+{
+    ps_resolver *res = walk_resolver(w);
+    size_t *made = calloc(r->out->n ? r->out->n : 1, sizeof(*made)), i;
+
+    if (made == NULL)
+        return -1;
+    for (i = 0; i < r->out->n; i++)
+        made[i] = r->out->ev[i].n;      /* rows after it: made while draining */
+    for (i = 0; i < r->npend; i++) {
+        const pend *p = &r->pend[i];
+        hist *h = &r->out->ev[p->hi];
+        const hist_entry *e;
+        hist_item it;
+        char jit[64];
+        ps_frame fr;
+
+        memset(&it, 0, sizeof(it));
+        it.pid = (int32_t)p->pid;
+        it.tid = (int32_t)p->tid;
+        it.cpu = (int32_t)p->cpu;
+        it.time = p->time;
+        it.level = level_of_cpumode(PERF_RECORD_MISC_KERNEL);
+        it.comm = p->comm;
+        ps_resolver__addr(res, p->pid, p->tid, p->time, PERF_RECORD_MISC_KERNEL, p->ip, &fr);
+        frame_item(&it, &fr, jit, sizeof(jit));
+        if ((e = hist_find(h, &it)) != NULL && (size_t)(e - h->v) >= p->nrows &&
+            (size_t)(e - h->v) < made[p->hi])
+            r->conflict = 1;            /* a later sample made its row */
+        hist_sample_begin(h);           /* its inclusive sum counts too */
+        if (hist_add(h, &it, p->period, 1) == NULL) {
+            free(made);
+            return -1;
+        }
+    }
+    free(made);
+    r->npend = 0;
+    return 0;
+}
+
+/* A kernel sample while kallsyms loads: put on the waiting list (1); the
+ * list summed first once it is loaded (or full). 0: sum it now; -1 out of
+ * memory. */
+static int defer_kernel(run *r, walk *w, hist *h, const ps_event *ev, uint64_t period)
+{
+    const ps_sample *smp = &ev->u.sample;
+    char comm[64];
+    const char *c;
+    pend *p;
+
+    if (r->npend > 0 && (r->npend == PEND_MAX || !ps_ksyms__busy(r->o->ksyms)) &&
+        drain(r, w) < 0)
+        return -1;
+    if ((ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
+        !ps_ksyms__busy(r->o->ksyms))
+        return 0;
+    if (r->npend == r->cappend &&
+        ps_grow((void **)&r->pend, &r->cappend, r->npend + 1, sizeof(*r->pend)) < 0)
+        return -1;
+    c = ps_resolver__comm(walk_resolver(w), smp->pid, smp->tid, smp->time, comm, sizeof(comm));
+    if ((c = hist_str(h, c)) == NULL)
+        return -1;
+    p = &r->pend[r->npend++];
+    *p = (pend){ (size_t)(h - r->out->ev), h->n, c, smp->pid, smp->tid, smp->cpu,
+                 smp->time, smp->ip, period };
+    return 1;
+}
+
 static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
                      uint64_t period)
 {
@@ -423,6 +525,14 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     if (r->o->hide != NULL && filter_skip(r->o->hide, res, smp, e)) {
         hide_resolve(res, ev);
         return 0;
+    }
+    if (r->defer) {
+        int rc = defer_kernel(r, w, h, ev, period);
+
+        if (rc < 0)
+            goto oom;
+        if (rc > 0)
+            return 0;
     }
     if ((self = add_self(r, w, h, ev, &it, period)) == NULL)
         goto oom;
@@ -448,11 +558,24 @@ static int changes_resolver(uint32_t type)
     }
 }
 
+/* A record that changes the kernel's maps (machine.c: MMAP/MMAP2 with a
+ * kernel cpumode, KSYMBOL). */
+static int changes_kernel(const ps_event *ev)
+{
+    unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+    return ev->type == PERF_RECORD_KSYMBOL ||
+           ((ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2) &&
+            (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL));
+}
+
 static int on_record(void *ctx, walk *w, const ps_event *ev)
 {
     run *r = ctx;
 
     (void)w;
+    if (r->npend > 0 && changes_kernel(ev))
+        r->conflict = 1;
     if (changes_resolver(ev->type)) {
         if (r->hc != NULL)
             hist_cache_forget(r->hc);
@@ -485,6 +608,10 @@ static int at_end(void *ctx, walk *w)
     const ps_machine *m = ps_resolver__machine(walk_resolver(w));
     size_t i, j;
 
+    if (r->npend > 0 && drain(r, w) < 0) {
+        fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+        return -1;
+    }
     for (i = 0; i < r->out->n; i++) {
         hist *h = &r->out->ev[i];
         int renamed = 0, rc = 0;
@@ -539,6 +666,35 @@ static void reset(void *ctx)
     if (r->hc != NULL)
         hist_cache_forget(r->hc);
     r->last[0].h = r->last[1].h = NULL;
+    r->npend = 0;
+    r->conflict = 0;
+}
+
+/* Whether kernel samples may wait for kallsyms (see the top): the keys
+ * only those drain() fills in, the DSO one of them. */
+static int may_defer(const input_opts *in, const hist_capture_opts *o)
+{
+    struct stat st;
+    int i;
+
+    for (i = 0; i < o->keys.n; i++)
+        if (o->keys.k[i] != HK_COMM && o->keys.k[i] != HK_PID && o->keys.k[i] != HK_TID &&
+            o->keys.k[i] != HK_DSO && o->keys.k[i] != HK_SYM && o->keys.k[i] != HK_CPU)
+            return 0;
+    return o->ksyms != NULL && !o->children && o->filter == NULL && o->hide == NULL &&
+           hist_keys_has(&o->keys, HK_DSO) && in->path != NULL &&
+           stat(in->path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The --children chain cache, empty: 3 MiB touched at scattered slots,
+ * in huge pages rather than 4 KiB faults. NULL out of memory. */
+static chain_slot *chain_cache_new(void)
+{
+    chain_slot *c = ps_alloc_huge(CHAIN_CACHE * sizeof(*c));
+
+    if (c != NULL)
+        memset(c, 0, CHAIN_CACHE * sizeof(*c));
+    return c;
 }
 
 static int by_idx(const void *a, const void *b)
@@ -567,7 +723,8 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     wo.kallsyms = o->kallsyms;
     wo.max_stack = o->max_stack;
     wo.reset = reset;
-    if (o->children && (r.cache = calloc(CHAIN_CACHE, sizeof(*r.cache))) == NULL) {
+    wo.ksyms = o->ksyms;
+    if (o->children && (r.cache = chain_cache_new()) == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
     }
@@ -577,7 +734,17 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
     }
+    r.defer = may_defer(in, o);
     rc = walk_run(cmd, in, &wo, &cb);
+    if (rc == EXIT_OK && r.conflict) {
+        input_opts again = *in;
+
+        again.quiet = 1;        /* its warnings were printed */
+        reset(&r);
+        r.defer = 0;
+        rc = walk_run(cmd, &again, &wo, &cb);
+    }
+    free(r.pend);
     free(r.slot);
     free(r.cache);
     hist_cache_free(r.hc);

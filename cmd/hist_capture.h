@@ -24,6 +24,7 @@ typedef struct hist_capture_opts {
                                          * --tid): NULL none */
     const char          *symfs, *kallsyms;
     unsigned             max_stack;     /* 0: perf's 127 */
+    ps_ksyms            *ksyms;         /* NULL, or shared (walk.h) */
 } hist_capture_opts;
 
 /** One capture's tables: a hist per event that has samples, in the

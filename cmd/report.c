@@ -368,7 +368,10 @@ int cmd_report(int argc, char **argv)
             elide(&r.ho.keys, HK_COMM);
         r.ho.filter = filter_active(&r.hard) ? &r.hard : NULL;
         r.ho.hide = filter_active(&r.soft) ? &r.soft : NULL;
-        if ((rc = hist_capture("report", &r.in, &r.ho, &r.set)) == EXIT_OK) {
+        r.ho.ksyms = ps_ksyms__new();   /* kallsyms in a thread; NULL: inline */
+        rc = hist_capture("report", &r.in, &r.ho, &r.set);
+        ps_ksyms__free(r.ho.ksyms);
+        if (rc == EXIT_OK) {
             /* perf report shows children only when there are call chains */
             r.ho.children = r.ho.children && r.set.has_callchain;
             rc = cmd_finish_stdout("report", write_all(&r));

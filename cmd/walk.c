@@ -182,6 +182,7 @@ static int setup(walk *w, const input_opts *in0, const walk_opts *o)
     so.symfs = o->symfs;
     so.kallsyms = o->kallsyms;
     so.demangle = !o->no_demangle;
+    so.ksyms = o->ksyms;
     if (!in.quiet) {
         so.warn = symbols_warning;
         so.warn_ctx = (void *)w->cmd;

@@ -30,6 +30,8 @@ typedef struct walk_opts {
      * ctx). Given, the walk may take the fast loop (walk_fast.h), which
      * can have to start over; NULL: never. */
     void      (*reset)(void *ctx);
+    ps_ksyms   *ksyms;          /* NULL, or /proc/kallsyms loaded once for
+                                 * several walks (symbols.h) */
 } walk_opts;
 
 typedef struct walk_cb {

@@ -17,10 +17,31 @@
  *    map then spans its first to last symbol (s->kstart, s->kend).
  * Kernel names are never demangled. Not done: vmlinux, /proc/kcore, .ko
  * files, guest kernels.
+ *
+ * Shared loads (ps_ksyms): reading /proc/kallsyms costs the kernel some
+ * 30 ms of formatting, and building its tree as much again. A caller that
+ * opens several sessions (perfsift diff) or wants that work off its own
+ * thread hands them one ps_ksyms: the first session whose capture will
+ * take /proc/kallsyms starts a thread that parses it and builds the tree
+ * (fixups and module split done, not yet relocated); each session's first
+ * kernel lookup waits for it and takes the result, relocated by its own
+ * map. Sessions whose kernel map asks for another reference symbol
+ * than "_text", or whose file lacks it, load their own as before. The
+ * thread reads the whole file into one buffer (huge pages) and the names
+ * stay there; the nodes are lent to every session whose kernel map needs
+ * no relocation (ps_symtree__share()). Hand-off: the thread writes the
+ * image, then sets KS_DONE under the mutex; readers wait on the mutex and
+ * condition for KS_DONE and from then on only read the image (the thread
+ * writes nothing more); ps_ksyms__busy() only peeks at the state (an
+ * atomic) to let a caller do other work meanwhile; the owner frees it all
+ * after every session given it is closed.
  */
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "sym_ctype.h"
 #include "sym_kernel.h"
 
 #define KSYM_NAME_MAX   512                    /* perf 6.1's KSYM_NAME_LEN */
@@ -131,6 +152,7 @@ typedef struct kload {
     const char *ref;
     uint64_t    ref_start;
     int         ref_found;
+    int         name_kept;      /* this name outlives the tree: not copied */
 } kload;
 
 /* map__process_kallsym_symbol(): T W D B (either case), no '$' locals. */
@@ -147,49 +169,59 @@ static int kload_cb(void *ctx, const char *name, char type, uint64_t start)
     }
     if ((up != 'T' && up != 'W' && up != 'D' && up != 'B') || name[0] == '$')
         return 0;
+    if (k->name_kept)           /* ps_symtree__add() without the copy */
+        return ps_symtree__insert(k->t, start, start, binding,
+                                  (up == 'T' || up == 'W') ? STT_FUNC : STT_OBJECT, name);
     return ps_symtree__add(k->t, k->arena, start, 0, binding,
                            (up == 'T' || up == 'W') ? STT_FUNC : STT_OBJECT, name, 0) < 0 ? -1 : 0;
 }
 
+/* What split_kallsyms() takes out of the kernel tree. */
+typedef struct kparts {
+    ps_sym_node  *kmod_nodes;   /* owned: module symbols, absolute addresses */
+    size_t        nr_kmod_nodes;
+    ps_kmod_syms *kmods;        /* owned */
+    size_t        nr_kmods;
+} kparts;
+
 /* Group the module symbols (name "sym\t[mod]") by module, in order, and
  * take them (and the x86_64 entry trampolines) out of the kernel tree; the
  * rest move by -delta. As perf's maps__split_kallsyms(). */
-static int split_kallsyms(ps_symbols *s, ps_symtree *t, uint64_t delta)
+static int split_kallsyms(kparts *out, ps_symtree *t, uint64_t delta)
 {
-    size_t nr, i, k = 0;
-    int32_t *v = ps_symtree__inorder(t, &nr);
+    size_t nr = t->nr ? t->nr : 1, k = 0;
+    ps_symwalk w;
+    int32_t i;
 
-    if (v == NULL || (s->kmod_nodes = calloc(nr ? nr : 1, sizeof(*s->kmod_nodes))) == NULL ||
-        (s->kmods = calloc(nr ? nr : 1, sizeof(*s->kmods))) == NULL) {
-        free(v);
+    if ((out->kmod_nodes = calloc(nr, sizeof(*out->kmod_nodes))) == NULL ||
+        (out->kmods = calloc(nr, sizeof(*out->kmods))) == NULL || ps_symwalk__begin(&w, t) < 0)
         return -1;
-    }
-    for (i = 0; i < nr; i++) {
-        ps_sym_node *nd = &t->n[v[i]];
+    while ((i = ps_symwalk__next(&w)) != PS_SYM_NIL) {
+        ps_sym_node *nd = &t->n[i];
         char *tab = strchr(nd->sym.name, '\t');
 
         if (tab != NULL) {
-            ps_kmod_syms *m = s->nr_kmods ? &s->kmods[s->nr_kmods - 1] : NULL;
+            ps_kmod_syms *m = out->nr_kmods ? &out->kmods[out->nr_kmods - 1] : NULL;
 
-            *tab = '\0';                /* the name is ours, in the arena */
+            *tab = '\0';                /* the name is ours (arena, or the text) */
             if (m == NULL || strcmp(m->name, tab + 1) != 0) {
-                m = &s->kmods[s->nr_kmods++];
+                m = &out->kmods[out->nr_kmods++];
                 m->name = tab + 1;
                 m->first = k;
                 m->nr = 0;
             }
-            s->kmod_nodes[k++] = *nd;
+            out->kmod_nodes[k++] = *nd;
             m->nr++;
-            ps_symtree__erase(t, v[i]);
+            ps_symtree__erase(t, i);
         } else if (strcmp(nd->sym.name, "__entry_SYSCALL_64_trampoline") == 0) {
-            ps_symtree__erase(t, v[i]);
+            ps_symtree__erase(t, i);
         } else {
             nd->sym.start -= delta;
             nd->sym.end -= delta;
         }
     }
-    s->nr_kmod_nodes = k;
-    free(v);
+    ps_symwalk__end(&w);
+    out->nr_kmod_nodes = k;
     return 0;
 }
 
@@ -211,19 +243,341 @@ static void huge_pages(void *p, size_t size)
         madvise((void *)from, to - from, MADV_HUGEPAGE);
 }
 
+/* Room for a running kernel's symbols in t (see KSYM_RESERVE): whole
+ * huge pages for an empty tree. */
+static void reserve_kernel(ps_symtree *t)
+{
+    const size_t huge = (size_t)2 << 20;
+    size_t size = (KSYM_RESERVE * sizeof(*t->n) + huge - 1) & ~(huge - 1);
+
+    if (t->n == NULL && (t->n = ps_alloc_huge(size)) != NULL) {
+        t->cap = size / sizeof(*t->n);
+        return;
+    }
+    if (ps_grow((void **)&t->n, &t->cap, KSYM_RESERVE, sizeof(*t->n)) == 0)
+        huge_pages(t->n, t->cap * sizeof(*t->n));
+}
+
+/* The loaded kernel: its extent, and that modules may take their part. */
+static void kernel_done(ps_symbols *s, const ps_symtree *t)
+{
+    int32_t first = ps_symtree__first(t), last = ps_symtree__last(t);
+
+    s->kernel_syms = 1;
+    if (first != PS_SYM_NIL) {
+        s->kstart = t->n[first].sym.start;
+        s->kend = t->n[last].sym.end;
+    }
+}
+
+/* --- a load shared between sessions (ps_ksyms) ----------------------------- */
+
+#define KSYMS_PATH      "/proc/kallsyms"
+#define KSYMS_REF       "_text"         /* the ref-reloc symbol it is built for */
+
+enum { KS_IDLE, KS_LOADING, KS_DONE };
+
+struct ps_ksyms {
+    pthread_mutex_t lock;
+    pthread_cond_t  cond;
+    pthread_t       thread;         /* with state past KS_IDLE and started */
+    int             started;        /* under lock: the thread was made */
+    int             state;          /* KS_*: changed under lock, through
+                                     * __atomic (ps_ksyms__busy() reads it
+                                     * without the lock) */
+    int             cancel;         /* __atomic: the owner no longer wants it */
+    /* the image: written by the thread before KS_DONE, then read-only */
+    int             ok;
+    ps_symtree      t;              /* fixed up and split, at delta 0, compacted */
+    char           *text;           /* owned: the file, names in place */
+    ps_arena        arena;          /* names cut at KSYM_NAME_MAX */
+    kparts          parts;
+    uint64_t        ref_start;      /* KSYMS_REF's function start, if ref_found */
+    int             ref_found;
+};
+
+ps_ksyms *ps_ksyms__new(void)
+{
+    ps_ksyms *k = calloc(1, sizeof(*k));
+
+    if (k == NULL)
+        return NULL;
+    if (pthread_mutex_init(&k->lock, NULL) != 0) {
+        free(k);
+        return NULL;
+    }
+    if (pthread_cond_init(&k->cond, NULL) != 0) {
+        pthread_mutex_destroy(&k->lock);
+        free(k);
+        return NULL;
+    }
+    ps_symtree__init(&k->t);
+    ps_arena__init(&k->arena);
+    return k;
+}
+
+void ps_ksyms__free(ps_ksyms *k)
+{
+    if (k == NULL)
+        return;
+    __atomic_store_n(&k->cancel, 1, __ATOMIC_RELAXED);
+    if (k->started)             /* every other thread is done with k */
+        pthread_join(k->thread, NULL);
+    ps_symtree__free(&k->t);
+    free(k->text);
+    ps_arena__free(&k->arena);
+    free(k->parts.kmod_nodes);
+    free(k->parts.kmods);
+    pthread_cond_destroy(&k->cond);
+    pthread_mutex_destroy(&k->lock);
+    free(k);
+}
+
+int ps_ksyms__busy(ps_ksyms *k)
+{
+    return __atomic_load_n(&k->state, __ATOMIC_ACQUIRE) == KS_LOADING;
+}
+
+static void set_state(ps_ksyms *k, int state)       /* under k->lock */
+{
+    __atomic_store_n(&k->state, state, __ATOMIC_RELEASE);
+}
+
+/* The whole file in one buffer with a byte to spare (huge pages: some
+ * 5 MiB); read in large pieces. NULL when unreadable, out of memory or
+ * past the text file cap (1 GiB, as sym_io.c), or when the owner gave up. */
+static char *slurp(ps_ksyms *k, const char *path, size_t *len)
+{
+    size_t cap = (size_t)8 << 20, n = 0;
+    int fd = ps_file__open_regular(path);
+    char *b = fd >= 0 ? ps_alloc_huge(cap) : NULL;
+
+    while (b != NULL) {
+        ssize_t got;
+
+        if (cap - n < ((size_t)1 << 16) + 1) {
+            char *nb = cap < ((size_t)1 << 30) ? realloc(b, cap * 2) : NULL;
+
+            if (nb == NULL) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+        if ((got = read(fd, b + n, cap - n - 1)) < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;              /* the end, or an error: as sym_io.c's reader */
+        n += (size_t)got;
+        if (__atomic_load_n(&k->cancel, __ATOMIC_RELAXED)) {
+            free(b);
+            b = NULL;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    *len = n;
+    return b;
+}
+
+/* kallsyms_parse() over the bytes in memory, byte for byte what its
+ * reader does, the names NUL-terminated in place (over their '\n') and
+ * kept there; a name cut at KSYM_NAME_MAX is copied. */
+typedef struct mtext {
+    char  *p;
+    size_t pos, len;
+} mtext;
+
+static int mt_getc(mtext *m)
+{
+    return m->pos < m->len ? (unsigned char)m->p[m->pos++] : -1;
+}
+
+static void mt_skip_line(mtext *m)
+{
+    int c;
+
+    while ((c = mt_getc(m)) >= 0 && c != '\n')
+        ;
+}
+
+static int mt_hex(mtext *m, uint64_t *v)     /* ps_reader__hex() */
+{
+    int first = 1;
+
+    *v = 0;
+    for (;;) {
+        int c = mt_getc(m), h;
+
+        if (c < 0)
+            return c;
+        if ((h = ps_hexval((unsigned char)c)) < 0)
+            return first ? -2 : c;
+        *v = *v << 4 | (uint64_t)h;
+        first = 0;
+    }
+}
+
+static int kallsyms_parse_text(char *text, size_t len, kload *kl)
+{
+    mtext m = { text, 0, len };
+    int rc = 0;
+
+    while (m.pos < m.len && rc == 0) {
+        uint64_t start;
+        char *name, *nl;
+        size_t lim;
+        int type;
+
+        if (mt_hex(&m, &start) != ' ') { mt_skip_line(&m); continue; }
+        type = mt_getc(&m);
+        if (mt_getc(&m) != ' ') { mt_skip_line(&m); continue; }
+        name = m.p + m.pos;
+        lim = m.len - m.pos < KSYM_NAME_MAX + 1 ? m.len - m.pos : KSYM_NAME_MAX + 1;
+        nl = memchr(name, '\n', lim);
+        m.pos += nl != NULL ? (size_t)(nl - name) + 1 : lim;
+        kl->name_kept = nl != NULL || m.pos == m.len;
+        if (kl->name_kept) {
+            name[nl != NULL ? (size_t)(nl - name) : lim] = '\0';  /* the spare byte at the end */
+            rc = kload_cb(kl, name, (char)type, start);
+        } else {
+            char cut[KSYM_NAME_MAX + 2];
+
+            memcpy(cut, name, lim);
+            cut[lim] = '\0';
+            rc = kload_cb(kl, cut, (char)type, start);
+        }
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+/* The thread: load_kallsyms() up to the relocation, into the image. */
+static void *ksyms_main(void *arg)
+{
+    ps_ksyms *k = arg;
+    kload kl = { &k->t, &k->arena, KSYMS_REF, 0, 0, 0 };
+    size_t len;
+    int ok;
+
+    reserve_kernel(&k->t);
+    ok = (k->text = slurp(k, KSYMS_PATH, &len)) != NULL &&
+         kallsyms_parse_text(k->text, len, &kl) == 0 &&
+         ps_symtree__fixup_end(&k->t, 1) == 0 && ps_symtree__fixup_duplicate(&k->t) == 0 &&
+         split_kallsyms(&k->parts, &k->t, 0) == 0 && ps_symtree__compact(&k->t) == 0;
+    k->ref_start = kl.ref_start;
+    k->ref_found = kl.ref_found;
+    pthread_mutex_lock(&k->lock);
+    k->ok = ok;
+    set_state(k, KS_DONE);
+    pthread_cond_broadcast(&k->cond);
+    pthread_mutex_unlock(&k->lock);
+    return NULL;
+}
+
+static void ksyms_start(ps_ksyms *k)
+{
+    pthread_mutex_lock(&k->lock);
+    if (k->state == KS_IDLE) {
+        set_state(k, KS_LOADING);
+        if (pthread_create(&k->thread, NULL, ksyms_main, k) == 0)
+            k->started = 1;
+        else
+            set_state(k, KS_DONE);  /* ok stays 0: every session loads its own */
+    }
+    pthread_mutex_unlock(&k->lock);
+}
+
+/* The image once the thread is done; NULL when it failed. */
+static const ps_ksyms *ksyms_wait(ps_ksyms *k)
+{
+    int ok;
+
+    pthread_mutex_lock(&k->lock);
+    while (k->state == KS_LOADING)
+        pthread_cond_wait(&k->cond, &k->lock);
+    ok = k->state == KS_DONE && k->ok;
+    pthread_mutex_unlock(&k->lock);
+    return ok ? k : NULL;
+}
+
+/* The kernel's tree t and s's module symbols from the image, relocated
+ * by delta: t shares the image's nodes when that is 0 (the running
+ * kernel's map starts at its _text), else gets a copy. 0, or -1 (no memory: t and s untouched). */
+static int ksyms_copy(ps_symbols *s, ps_symtree *t, const ps_ksyms *k, uint64_t delta)
+{
+    size_t nt = delta && k->t.nr ? k->t.nr : 1, nn = k->parts.nr_kmod_nodes ? k->parts.nr_kmod_nodes : 1;
+    size_t nm = k->parts.nr_kmods ? k->parts.nr_kmods : 1, i;
+    ps_sym_node *n = malloc(nt * sizeof(*n)), *mn = malloc(nn * sizeof(*mn));
+    ps_kmod_syms *m = malloc(nm * sizeof(*m));
+
+    if (n == NULL || mn == NULL || m == NULL) {
+        free(n);
+        free(mn);
+        free(m);
+        return -1;
+    }
+    memcpy(mn, k->parts.kmod_nodes, k->parts.nr_kmod_nodes * sizeof(*mn));
+    memcpy(m, k->parts.kmods, k->parts.nr_kmods * sizeof(*m));
+    ps_symtree__share(t, &k->t);
+    if (delta != 0) {           /* a kernel map elsewhere: relocated copy */
+        memcpy(n, k->t.n, k->t.nr * sizeof(*n));
+        for (i = 0; i < k->t.nr; i++) {
+            n[i].sym.start -= delta;
+            n[i].sym.end -= delta;
+        }
+        t->n = n;
+        t->shared = 0;
+        n = NULL;
+    }
+    free(n);
+    t->last = PS_SYM_NIL;
+    s->kmod_nodes = mn;
+    s->nr_kmod_nodes = k->parts.nr_kmod_nodes;
+    s->kmods = m;
+    s->nr_kmods = k->parts.nr_kmods;
+    return 0;
+}
+
+/* load_kallsyms() of /proc/kallsyms from the shared image. 1 when done,
+ * 0 when this session must load its own (no image, another reference
+ * symbol, or none in the file: perf's raw symbols). */
+static int ksyms_take(ps_symbols *s, ps_symtree *t, const ps_map *map, const char *ref)
+{
+    const ps_ksyms *k;
+    uint64_t delta = 0;
+
+    if (s->ksyms == NULL)
+        return 0;
+    ksyms_start(s->ksyms);
+    if ((k = ksyms_wait(s->ksyms)) == NULL)
+        return 0;
+    if (ref != NULL) {
+        if (strcmp(ref, KSYMS_REF) != 0 || !k->ref_found)
+            return 0;
+        delta = k->ref_start - map->pgoff;
+    }
+    if (ksyms_copy(s, t, k, delta) < 0)
+        return 0;
+    kernel_done(s, t);
+    return 1;
+}
+
 /* dso__load_kallsyms() into the kernel's tree t, map being the kernel map. */
 static void load_kallsyms(ps_symbols *s, ps_symtree *t, const ps_map *map, const char *path)
 {
     const char *ref = strrchr(map->filename, ']');
-    kload kl = { t, &s->arena, NULL, 0, 0 };
+    kload kl = { t, &s->arena, NULL, 0, 0, 0 };
     uint64_t delta = 0;
-    int32_t first, last;
+    kparts parts;
 
-    if (strcmp(path, "/proc/kallsyms") == 0) {
-        if (kallsyms_restricted())
+    memset(&parts, 0, sizeof(parts));
+    if (strcmp(path, KSYMS_PATH) == 0) {
+        if (kallsyms_restricted() ||
+            ksyms_take(s, t, map, map->pgoff != 0 && ref != NULL ? ref + 1 : NULL))
             return;
-        if (ps_grow((void **)&t->n, &t->cap, KSYM_RESERVE, sizeof(*t->n)) == 0)
-            huge_pages(t->n, t->cap * sizeof(*t->n));
+        reserve_kernel(t);
     }
     if (map->pgoff != 0 && ref != NULL)         /* ref_reloc_sym, e.g. "_text" */
         kl.ref = ref + 1;
@@ -235,15 +589,16 @@ static void load_kallsyms(ps_symbols *s, ps_symtree *t, const ps_map *map, const
         delta = kl.ref_start - map->pgoff;
     }
     if (ps_symtree__fixup_end(t, 1) < 0 || ps_symtree__fixup_duplicate(t) < 0 ||
-        split_kallsyms(s, t, delta) < 0)
+        split_kallsyms(&parts, t, delta) < 0) {
+        free(parts.kmod_nodes);
+        free(parts.kmods);
         return;
-    s->kernel_syms = 1;
-    first = ps_symtree__first(t);
-    last = ps_symtree__last(t);
-    if (first != PS_SYM_NIL) {
-        s->kstart = t->n[first].sym.start;
-        s->kend = t->n[last].sym.end;
     }
+    s->kmod_nodes = parts.kmod_nodes;
+    s->nr_kmod_nodes = parts.nr_kmod_nodes;
+    s->kmods = parts.kmods;
+    s->nr_kmods = parts.nr_kmods;
+    kernel_done(s, t);
 }
 
 void ps_kernel__load(ps_symbols *s, ps_symtree *t, const ps_map *map)
@@ -260,6 +615,23 @@ void ps_kernel__load(ps_symbols *s, ps_symtree *t, const ps_map *map)
         return;
     }
     load_kallsyms(s, t, map, path);
+}
+
+void ps_kernel__prefetch(ps_symbols *s)
+{
+    uint8_t bid[PS_BUILD_ID_MAX], host[PS_BUILD_ID_MAX];
+    size_t size;
+    int n;
+
+    if (s->ksyms == NULL || s->kallsyms != NULL || s->symfs[0] != '\0')
+        return;
+    /* find_kallsyms()'s choice, before the kernel map is known (its
+     * MMAP2 build-id, which kernels do not give, aside) */
+    if (ps_build_id__expected(bid, &size, s->feat, NULL, "[kernel.kallsyms]") &&
+        ((n = ps_build_id__host(host)) <= 0 || !ps_build_id__equal(bid, size, host, (size_t)n)))
+        return;
+    if (!kallsyms_restricted())
+        ksyms_start(s->ksyms);
 }
 
 void ps_kernel__load_module(ps_symtree *t, const ps_symbols *s, const ps_map *map,

@@ -20,6 +20,12 @@
  */
 void ps_kernel__load(ps_symbols *s, ps_symtree *t, const ps_map *map);
 /**
+ * Start loading s->ksyms (the shared /proc/kallsyms, see sym_kernel.c) in
+ * its thread now if the capture's kernel is the running one (perf would
+ * read /proc/kallsyms); the first kernel lookup would start it anyway.
+ */
+void ps_kernel__prefetch(ps_symbols *s);
+/**
  * The kallsyms symbols of module name ("[mod]") into t, relative to its
  * map; none unless the kernel's were loaded before.
  */

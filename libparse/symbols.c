@@ -338,7 +338,7 @@ int ps_symbols__new(ps_symbols **out, const ps_symbols_opts *opts,
         ps_symbols__free(s);
         return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "symbols: out of memory");
     }
-    if (opts) { s->warn = opts->warn; s->warn_ctx = opts->warn_ctx; }
+    if (opts) { s->warn = opts->warn; s->warn_ctx = opts->warn_ctx; s->ksyms = opts->ksyms; }
     /* perf: --symfs moves the build-id cache to SYMFS/.debug */
     if (opts && opts->symfs && opts->symfs[0])
         snprintf(s->buildid_dir, sizeof(s->buildid_dir), "%s/.debug", opts->symfs);
@@ -348,6 +348,7 @@ int ps_symbols__new(ps_symbols **out, const ps_symbols_opts *opts,
         snprintf(s->buildid_dir, sizeof(s->buildid_dir), "%s%s.debug", home ? home : "",
                  home ? "/" : "");
     elf_version(EV_CURRENT);
+    ps_kernel__prefetch(s);
     *out = s;
     return PS_OK;
 }

@@ -22,6 +22,9 @@
 #include "machine.h"
 
 typedef struct ps_symbols ps_symbols;
+/** /proc/kallsyms loaded once for many ps_symbols, in a thread of its
+ * own (sym_kernel.c); thread-safe. */
+typedef struct ps_ksyms ps_ksyms;
 
 typedef struct ps_symbols_opts {
     const char *symfs;          /* --symfs DIR: prefix of every path; NULL or "" = / */
@@ -36,7 +39,17 @@ typedef struct ps_symbols_opts {
                                  * kallsyms or vmlinux with build-id ... was
                                  * found"); see also ps_symbols__take_warning() */
     void       *warn_ctx;
+    ps_ksyms   *ksyms;          /* NULL, or a shared kallsyms load: Borrowed,
+                                 * outlives the ps_symbols */
 } ps_symbols_opts;
+
+/** A shared load, not started: NULL out of memory. Owned: ps_ksyms__free(),
+ * after every ps_symbols given it is freed. */
+ps_ksyms *ps_ksyms__new(void);
+/** Ends the thread if running (soon: it is told to stop); accepts NULL. */
+void      ps_ksyms__free(ps_ksyms *k);
+/** 1 while its thread is loading: a kernel lookup now would wait for it. */
+int       ps_ksyms__busy(ps_ksyms *k);
 
 /** One symbol, in the address space of its DSO as perf indexes it. */
 typedef struct ps_sym {

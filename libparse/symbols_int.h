@@ -44,6 +44,7 @@ struct ps_symbols {
     int          demangle;
     ps_warn_fn   warn;
     void        *warn_ctx;
+    ps_ksyms    *ksyms;         /* NULL, or the shared kallsyms (Borrowed) */
     char         warning[256];
     int          has_warning;
 

@@ -33,8 +33,33 @@ void ps_symtree__init(ps_symtree *t)
 
 void ps_symtree__free(ps_symtree *t)
 {
-    free(t->n);
+    if (!t->shared)
+        free(t->n);
     ps_symtree__init(t);
+}
+
+void ps_symtree__share(ps_symtree *t, const ps_symtree *from)
+{
+    ps_symtree__free(t);
+    *t = *from;
+    t->cap = t->nr;
+    t->shared = 1;
+}
+
+/* A shared tree about to change gets its own nodes. 0, or -1 (memory). */
+static int unshare(ps_symtree *t)
+{
+    ps_sym_node *n;
+
+    if (!t->shared)
+        return 0;
+    if ((n = malloc((t->nr ? t->nr : 1) * sizeof(*n))) == NULL)
+        return -1;
+    memcpy(n, t->n, t->nr * sizeof(*n));
+    t->n = n;
+    t->cap = t->nr;
+    t->shared = 0;
+    return 0;
 }
 
 static int t_red(const ps_symtree *t, int32_t i) { return i != NIL && t->n[i].red; }
@@ -127,7 +152,8 @@ int ps_symtree__insert(ps_symtree *t, uint64_t start, uint64_t end, uint8_t bind
     ps_sym_node *nd;
     int rightmost;
 
-    if (t->nr >= INT32_MAX - 1 || ps_grow((void **)&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
+    if (t->nr >= INT32_MAX - 1 || unshare(t) < 0 ||
+        ps_grow((void **)&t->n, &t->cap, t->nr + 1, sizeof(*t->n)) < 0)
         return -1;
     z = (int32_t)t->nr++;
     nd = &t->n[z];
@@ -145,6 +171,8 @@ int ps_symtree__insert(ps_symtree *t, uint64_t start, uint64_t end, uint8_t bind
         T_R(t, p) = z;
     if (rightmost)
         t->last = z;        /* rotations keep the in-order, so it stays last */
+    else
+        t->unordered = 1;
     t_insert_fixup(t, z);
     return 0;
 }
@@ -197,7 +225,11 @@ static void t_erase_fixup(ps_symtree *t, int32_t x, int32_t parent)
 void ps_symtree__erase(ps_symtree *t, int32_t z)
 {
     int32_t x, xp, y = z;
-    int y_red = t->n[z].red;
+    int y_red;
+
+    if (unshare(t) < 0)
+        return;                 /* out of memory: the node stays */
+    y_red = t->n[z].red;
 
     if (T_L(t, z) == NIL || T_R(t, z) == NIL) {
         x = T_L(t, z) == NIL ? T_R(t, z) : T_L(t, z);
@@ -265,7 +297,9 @@ static int32_t t_next(const ps_symtree *t, int32_t i)
     return p;
 }
 
-/* The live nodes in order (perf's rb_first/rb_next walk). Owned: free(). */
+/* The live nodes in order (perf's rb_first/rb_next walk). Owned: free().
+ * A tree only ever appended to at its right end (kallsyms, sorted symbol
+ * tables) has them in array order: a scan, not a walk of 10^5 links. */
 int32_t *ps_symtree__inorder(const ps_symtree *t, size_t *nr)
 {
     int32_t *v = malloc((t->nr ? t->nr : 1) * sizeof(*v)), i;
@@ -273,10 +307,48 @@ int32_t *ps_symtree__inorder(const ps_symtree *t, size_t *nr)
 
     if (v == NULL)
         return NULL;
+    if (!t->unordered) {
+        for (i = 0; (size_t)i < t->nr; i++)
+            if (!t->n[i].dead)
+                v[k++] = i;
+        *nr = k;
+        return v;
+    }
     for (i = ps_symtree__first(t); i != NIL; i = t_next(t, i))
         v[k++] = i;
     *nr = k;
     return v;
+}
+
+int ps_symwalk__begin(ps_symwalk *w, const ps_symtree *t)
+{
+    w->t = t;
+    w->k = 0;
+    w->v = NULL;
+    w->nr = t->nr;
+    if (t->unordered && (w->v = ps_symtree__inorder(t, &w->nr)) == NULL)
+        return -1;
+    return 0;
+}
+
+/* In array order a node is skipped if dead when reached: only those the
+ * walker erased behind it die meanwhile, so it is the order at the start. */
+int32_t ps_symwalk__next(ps_symwalk *w)
+{
+    while (w->k < w->nr) {
+        int32_t i = w->v != NULL ? w->v[w->k] : (int32_t)w->k;
+
+        w->k++;
+        if (w->v != NULL || !w->t->n[i].dead)
+            return i;
+    }
+    return NIL;
+}
+
+void ps_symwalk__end(ps_symwalk *w)
+{
+    free(w->v);
+    w->v = NULL;
 }
 
 /* perf's symbols__find(). */
@@ -304,8 +376,12 @@ int ps_symtree__compact(ps_symtree *t)
     int32_t *map, j = 0;
     size_t i;
 
-    if (t->nr == 0)
+    for (i = 0; i < t->nr && !t->n[i].dead; i++)
+        ;
+    if (i == t->nr) {           /* nothing to drop (a shared tree never has) */
+        t->last = NIL;
         return 0;
+    }
     if ((map = malloc(t->nr * sizeof(*map))) == NULL)
         return -1;
     for (i = 0; i < t->nr; i++)
@@ -336,15 +412,15 @@ static uint64_t roundup_4k(uint64_t x) { return (x + PAGE_4K - 1) / PAGE_4K * PA
  * in kallsyms, not across the kernel/module boundary ('[' in the name). */
 int ps_symtree__fixup_end(ps_symtree *t, int is_kallsyms)
 {
-    size_t nr, i;
-    int32_t *v = ps_symtree__inorder(t, &nr);
+    ps_symwalk w;
     ps_sym *prev, *curr = NULL;
+    int32_t i;
 
-    if (v == NULL)
+    if (unshare(t) < 0 || ps_symwalk__begin(&w, t) < 0)
         return -1;
-    for (i = 0; i < nr; i++) {
+    while ((i = ps_symwalk__next(&w)) != NIL) {
         prev = curr;
-        curr = &t->n[v[i]].sym;
+        curr = &t->n[i].sym;
         if (prev == NULL || prev->end != prev->start)
             continue;
         if (is_kallsyms && (!strchr(prev->name, '[') != !strchr(curr->name, '[')))
@@ -354,7 +430,7 @@ int ps_symtree__fixup_end(ps_symtree *t, int is_kallsyms)
     }
     if (curr != NULL && curr->end == curr->start)
         curr->end = roundup_4k(curr->start) + PAGE_4K;
-    free(v);
+    ps_symwalk__end(&w);
     return 0;
 }
 
@@ -397,14 +473,12 @@ static int choose_best(const ps_sym_node *a, const ps_sym_node *b)
  * start the loser is erased, and the winner meets the next one. */
 int ps_symtree__fixup_duplicate(ps_symtree *t)
 {
-    size_t nr, i;
-    int32_t *v = ps_symtree__inorder(t, &nr), curr;
+    ps_symwalk w;
+    int32_t curr, next;
 
-    if (v == NULL)
+    if (unshare(t) < 0 || ps_symwalk__begin(&w, t) < 0)
         return -1;
-    for (i = 1, curr = nr ? v[0] : NIL; i < nr; i++) {
-        int32_t next = v[i];
-
+    for (curr = ps_symwalk__next(&w); curr != NIL && (next = ps_symwalk__next(&w)) != NIL;) {
         if (t->n[curr].sym.start != t->n[next].sym.start) {
             curr = next;
             continue;
@@ -416,6 +490,6 @@ int ps_symtree__fixup_duplicate(ps_symtree *t)
             curr = next;
         }
     }
-    free(v);
+    ps_symwalk__end(&w);
     return 0;
 }

@@ -7,8 +7,9 @@
  * Layer: under every symbol loader (sym_elf.c, sym_plt.c, sym_jit.c,
  * sym_kernel.c) and symbols.c; above demangle.c. Never reads files.
  *
- * Ownership: a tree owns its node array; names are Borrowed (the caller's
- * arena). Node pointers and indices move only in ps_symtree__compact() and
+ * Ownership: a tree owns its node array, unless shared (a finished tree's
+ * nodes lent read-only, see ps_symtree__share()); names are Borrowed (the
+ * caller's arena). Node pointers and indices move only in ps_symtree__compact() and
  * on insertion; after the compaction that ends a load they never move.
  */
 #ifndef PS_SYMTREE_H
@@ -31,11 +32,18 @@ typedef struct ps_symtree {
     int32_t      root;
     int32_t      last;              /* the rightmost node, or PS_SYM_NIL when
                                      * not known (see ps_symtree__insert) */
+    int          unordered;         /* 0: every insertion was at the right
+                                     * end, so in-order is array order */
+    int          shared;            /* n is Borrowed (read-only, another
+                                     * owner's): copied before any change */
 } ps_symtree;
 
 void ps_symtree__init(ps_symtree *t);
 /** Frees the nodes and leaves t empty, as after ps_symtree__init(). */
 void ps_symtree__free(ps_symtree *t);
+/** t (empty) becomes a read-only view of from's nodes, which must not
+ * change or be freed while t lives; a change to t copies them first. */
+void ps_symtree__share(ps_symtree *t, const ps_symtree *from);
 
 /** perf's __symbols__insert() of [start, end). @return 0, or -1 (no memory) */
 int  ps_symtree__insert(ps_symtree *t, uint64_t start, uint64_t end, uint8_t binding,
@@ -55,6 +63,19 @@ int32_t ps_symtree__first(const ps_symtree *t);
 int32_t ps_symtree__last(const ps_symtree *t);
 /** The live nodes in order (perf's rb_first/rb_next walk). Owned: free(). */
 int32_t *ps_symtree__inorder(const ps_symtree *t, size_t *nr);
+/** The live nodes in order, one at a time: an array only for a tree not
+ * in array order. Whoever walks may erase the node it is at or ones it
+ * passed, nothing else. */
+typedef struct ps_symwalk {
+    const ps_symtree *t;
+    int32_t          *v;            /* owned: the order, or NULL: array order */
+    size_t            nr, k;
+} ps_symwalk;
+/** @return 0, or -1 (no memory) */
+int     ps_symwalk__begin(ps_symwalk *w, const ps_symtree *t);
+/** The next node, or PS_SYM_NIL at the end. */
+int32_t ps_symwalk__next(ps_symwalk *w);
+void    ps_symwalk__end(ps_symwalk *w);
 /** perf's symbols__find(); NULL when no symbol holds ip. */
 const ps_sym_node *ps_symtree__find(const ps_symtree *t, uint64_t ip);
 /** Drop the dead nodes; @return 0, or -1 (no memory: t unchanged) */

@@ -4,6 +4,7 @@
  * Owns no format knowledge.
  */
 #include <stdio.h>
+#include <sys/mman.h>
 #include "util.h"
 
 struct ps_arena_block {
@@ -40,6 +41,22 @@ int ps_error__set(ps_error *err, int code, uint64_t off, const char *fmt, ...)
     vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
     va_end(ap);
     return code;
+}
+
+void *ps_alloc_huge(size_t size)
+{
+    const size_t huge = (size_t)2 << 20;
+    void *p;
+
+    if (size < huge / 2)
+        return malloc(size);
+    if (size > SIZE_MAX - huge)
+        return NULL;
+    size = (size + huge - 1) & ~(huge - 1);     /* untouched room costs nothing */
+    if (posix_memalign(&p, huge, size) != 0)
+        return NULL;
+    madvise(p, size, MADV_HUGEPAGE);            /* only advice */
+    return p;
 }
 
 void ps_arena__init(ps_arena *a)

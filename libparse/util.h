@@ -119,6 +119,12 @@ void *ps_arena__array(ps_arena *a, size_t n, size_t size);
 char *ps_arena__strndup(ps_arena *a, const void *s, size_t n);
 void *ps_arena__memdup(ps_arena *a, const void *p, size_t n);
 
+/** malloc() for a large buffer that is soon written all over: from 1 MiB
+ * up, whole 2 MiB pages, aligned and advised to the kernel as huge pages (each 4 KiB
+ * page's first touch costs a fault, dear in VMs). Freed with free(); may
+ * be realloc()ed. NULL out of memory. */
+void *ps_alloc_huge(size_t size);
+
 /** realloc-style growth for vectors: ensures *cap >= need (elements). */
 int ps_grow(void **ptr, size_t *cap, size_t need, size_t elem);
 
