@@ -123,6 +123,7 @@ typedef struct script {
     size_t        trace_cap;
     script_stat  *stat;          /* perf stat record captures */
     int           quiet, warned_aux;
+    ps_ksyms     *ksyms;         /* /proc/kallsyms read in a thread from the start */
 } script;
 
 static const char *script_cgroup_name(uint64_t id);
@@ -796,6 +797,7 @@ static int sample_id_all(ps_session *s)
 static void script_free(script *sc)
 {
     ps_resolver__free(sc->res);
+    ps_ksyms__free(sc->ksyms);
     ps_session_close(sc->s);
     filter_free(&sc->filter);
     read_split_free(&sc->reads);
@@ -845,6 +847,9 @@ int cmd_script(int argc, char **argv)
         }
     }
     sc.has_stat = (ps_session_header(sc.s)->features[PS_HEADER_STAT / 64] >> (PS_HEADER_STAT % 64)) & 1;
+    /* the kernel's symbols load beside the first records and unwinding;
+     * NULL (out of memory): loaded where first needed */
+    so.ksyms = sc.ksyms = ps_ksyms__new();
     if (ps_resolver__new(&sc.res, &so, ps_session_features(sc.s), &err) < 0) {
         fprintf(stderr, "perfsift script: %s\n", err.msg);
         script_free(&sc);

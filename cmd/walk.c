@@ -225,12 +225,20 @@ static int walk_once(const char *cmd, const input_opts *in, const walk_opts *o,
     return rc;
 }
 
-int walk_run(const char *cmd, const input_opts *in, const walk_opts *o, const walk_cb *cb)
+int walk_run(const char *cmd, const input_opts *in, const walk_opts *o0, const walk_cb *cb)
 {
-    int rc = walk_once(cmd, in, o, cb, 0);
+    walk_opts o = *o0;
+    ps_ksyms *own = NULL;
+    int rc;
 
-    if (rc != AGAIN)
-        return rc;
-    o->reset(cb->ctx);
-    return walk_once(cmd, in, o, cb, 1);
+    /* the kernel's symbols load in a thread beside the records (the
+     * caller's load when it shares one; NULL: loaded where first needed) */
+    if (o.ksyms == NULL)
+        o.ksyms = own = ps_ksyms__new();
+    if ((rc = walk_once(cmd, in, &o, cb, 0)) == AGAIN) {
+        o.reset(cb->ctx);
+        rc = walk_once(cmd, in, &o, cb, 1);
+    }
+    ps_ksyms__free(own);
+    return rc;
 }
