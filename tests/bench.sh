@@ -36,7 +36,7 @@ bin() {
     fi
 }
 bin "$DIR/deep" "$DIR/small.data" "$DIR/large.data" -- \
-    -O1 -g -fno-omit-frame-pointer -pthread "$(dirname "$0")/bench/deep.c"
+    -O1 -g -fno-omit-frame-pointer -pthread "$TESTS/bench/deep.c"
 
 record() {      # name seconds
     [ -s "$DIR/$1.data" ] && return
@@ -94,7 +94,7 @@ done
 
 # DWARF call graphs: perf once (it can be slow, --inline above all), capped.
 bin "$DIR/dwarf" "$DIR/dwarf.data" -- -O2 -g -fomit-frame-pointer -pthread \
-    "$(dirname "$0")/bench/dwarf.c" -lm
+    "$TESTS/bench/dwarf.c" -lm
 f="$DIR/dwarf.data"
 if [ ! -s "$f" ]; then
     echo "recording dwarf (3 s, --call-graph dwarf at 4 kHz) ..." >&2
