@@ -34,6 +34,7 @@
 #include <traceevent/trace-seq.h>
 #include "session.h"
 #include "tracepoint.h"
+#include "tp_vet.h"
 
 #define PS_TP_PAD 65536
 
@@ -321,7 +322,7 @@ static int divide_trap(const char *pf, const char *op)
         q++;
     for (w = q; is_word(*w); w++)
         ;
-    if (w == q || (w - q == 3 && memcmp(q, "REC->", 5) == 0) || *w == '(' || *w == '[' ||
+    if (w == q || (w - q == 3 && strncmp(q, "REC->", 5) == 0) || *w == '(' || *w == '[' ||
         *w == '.')
         return 0;                       /* no word, or a field, call or member */
     while (*w == ' ' || *w == ')')
@@ -393,18 +394,14 @@ static const char *print_fmt_trap(const char *pf)
     return NULL;
 }
 
-/* Length of the format text to give libtraceevent: all of it, or only
- * what comes before "print fmt:" when that names, inside __print_flags()
- * or __print_symbolic(), a field the format does not declare: libtraceevent
- * 1.7 crashes on it (perf 6.1 with it); without a print fmt the event
- * parses, marked failed, and prints perf's fallback. */
-static size_t safe_format_length(ps_tp *tp, const char *text, size_t n, size_t at)
+/* Length of text (n bytes) up to its first bad field line, or n: libtraceevent
+ * reads a field declaration cut short ("field:char c[" at the end) or with
+ * bytes its tokenizer has no class for through a NULL token, so it is given
+ * whole, printable field lines only. */
+static size_t field_lines_length(ps_tp *tp, const char *text, size_t n, size_t at)
 {
-    const char *pf, *p, *line, *why;
+    const char *p, *line;
 
-    /* libtraceevent reads a field declaration cut short ("field:char c["
-     * at the end) or with bytes its tokenizer has no class for through a
-     * NULL token: give it whole, printable field lines only */
     for (line = text; (p = strstr(line, "field:")) != NULL; line = p) {
         const char *nl = strchr(p, '\n'), *semi = strchr(p, ';'), *q;
         int bad = semi == NULL || (nl != NULL && semi > nl);
@@ -425,65 +422,191 @@ static size_t safe_format_length(ps_tp *tp, const char *text, size_t n, size_t a
         }
         p = semi;
     }
-    if ((pf = strstr(text, "\nprint fmt: ")) == NULL)
-        return n;
+    return n;
+}
+
+/* Length of the format text to give libtraceevent: up to a bad field line
+ * (field_lines_length()), and without the print fmt when print_fmt_trap()
+ * finds a trap in it, or when it names, inside __print_flags() or
+ * __print_symbolic(), a field the format does not declare: libtraceevent
+ * 1.7 crashes on it (perf 6.1 with it); without a print fmt the event
+ * parses, marked failed, and prints perf's fallback. A bad field line
+ * after the print fmt keeps the print fmt, so it is checked all the same. */
+static size_t safe_format_length(ps_tp *tp, const char *text, size_t n, size_t at)
+{
+    const char *pf, *p, *why;
+    size_t len = field_lines_length(tp, text, n, at);
+
+    if ((pf = strstr(text, "\nprint fmt: ")) == NULL || (size_t)(pf - text) + 1 >= len)
+        return len;
     if ((why = print_fmt_trap(pf)) != NULL) {
         tp_warn(tp, "tracing data: offset %zu: print fmt %s; the print fmt is ignored", at, why);
         return (size_t)(pf - text) + 1;
     }
     for (p = pf; (p = strstr(p, "REC->")) != NULL;) {
-        size_t len = 0;
+        size_t k = 0;
 
         p += 5;
-        while (isalnum((unsigned char)p[len]) || p[len] == '_')
-            len++;
-        if (in_flag_call(pf, p) && !field_declared(text, p, len)) {
+        while (isalnum((unsigned char)p[k]) || p[k] == '_')
+            k++;
+        if (in_flag_call(pf, p) && !field_declared(text, p, k)) {
             tp_warn(tp, "tracing data: offset %zu: print fmt names REC->%.*s, which the "
-                    "format does not declare; the print fmt is ignored", at, (int)len, p);
+                    "format does not declare; the print fmt is ignored", at, (int)k, p);
             return (size_t)(pf - text) + 1;
         }
     }
-    return n;
+    return len;
 }
 
-/* One event format text of system sys (spec 10.1 rows 11, 12). */
-static int parse_format(rd *r, const char *sys, const char *what)
+/* The blob's event format texts, read before any is parsed so that a
+ * child process can try them first (tp_vet.c). The texts are owned. */
+typedef struct fmt_list {
+    ps_tp_text *t;
+    size_t      n, cap;
+} fmt_list;
+
+static void fmt_list__free(fmt_list *l)
 {
-    ps_tp *tp = r->tp;
-    struct tep_event *ev = NULL;
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        free((char *)l->t[i].text);
+    free(l->t);
+}
+
+/* One event format text of system sys (spec 10.1 rows 11, 12), with the
+ * length tracepoint.c's own checks allow libtraceevent to see. */
+static int read_format(rd *r, fmt_list *l, const char *sys, const char *what)
+{
     size_t at = r->c.pos;
     uint64_t n;
-    char *text;
-    enum tep_errno e;
+    char *text, *copy;
 
     if (rd_u64(r, &n, what) < 0 || rd_text(r, n, what, &text) < 0)
         return -1;
-    e = tep_parse_format(tp->tep, &ev, text, (unsigned long)safe_format_length(tp, text, n, at),
-                         sys);
+    if (ps_grow((void **)&l->t, &l->cap, l->n + 1, sizeof(*l->t)) < 0 ||
+        (copy = malloc((size_t)n + 1)) == NULL)
+        return rd_fail(r, what, "out of memory");
+    memcpy(copy, text, (size_t)n + 1);
+    l->t[l->n].sys = sys;
+    l->t[l->n].text = copy;
+    l->t[l->n].len = safe_format_length(r->tp, copy, (size_t)n, at);
+    l->t[l->n].at = at;
+    l->n++;
+    return 0;
+}
+
+/* Parse one vetted text into tp (the parent's tep). */
+static int parse_format(ps_tp *tp, const ps_tp_text *t)
+{
+    struct tep_event *ev = NULL;
+    const char *why;
+    enum tep_errno e;
+
+    e = tep_parse_format(tp->tep, &ev, t->text, (unsigned long)t->len, t->sys);
     if (e != 0 || ev == NULL) {
         char name[64], msg[128];
 
-        format_line(name, sizeof(name), text, "name");
+        format_line(name, sizeof(name), t->text, "name");
         tep_strerror(tp->tep, e, msg, sizeof(msg));
         tp_warn(tp, "tracing data: offset %zu: format of %s:%s does not parse (%s)",
-                at, sys, name, msg);
+                t->at, t->sys, name, msg);
         return 0;
     }
-    if (ev->flags & TEP_EVENT_FL_FAILED) {
+    if ((why = ps_tp_vet_print(ev)) != NULL) {
+        /* libtraceevent prints a failed event as fields only */
+        ev->flags |= TEP_EVENT_FL_FAILED;
+        tp_warn(tp, "tracing data: offset %zu: %s:%s: print fmt %s, on which libtraceevent "
+                "traps; the event prints as one whose print fmt does not parse", t->at,
+                t->sys, ev->name ? ev->name : "?", why);
+    } else if (ev->flags & TEP_EVENT_FL_FAILED) {
         char fmtbuf[80];
 
-        format_line(fmtbuf, sizeof(fmtbuf), text, "print fmt");
+        format_line(fmtbuf, sizeof(fmtbuf), t->text, "print fmt");
         tp_warn(tp, "tracing data: offset %zu: %s:%s: libtraceevent cannot parse all of "
                 "this format (print fmt: %s); its trace text is libtraceevent's fallback, "
-                "as in perf", at, sys, ev->name ? ev->name : "?", fmtbuf);
+                "as in perf", t->at, t->sys, ev->name ? ev->name : "?", fmtbuf);
     }
     if (ps_grow((void **)&tp->events, &tp->events_cap, tp->nr_formats + 1,
-                sizeof(*tp->events)) < 0)
-        return rd_fail(r, what, "out of memory");
+                sizeof(*tp->events)) < 0) {
+        snprintf(tp->problem, sizeof(tp->problem), "out of memory");
+        return -1;
+    }
     tp->events[tp->nr_formats].ev = ev;
-    tp->events[tp->nr_formats].print_fmt = print_fmt_of(tp, text);
+    tp->events[tp->nr_formats].print_fmt = print_fmt_of(tp, t->text);
     tp->nr_formats++;
     return 0;
+}
+
+/* Texts a child died on are tried again without their print fmt, which is
+ * where libtraceevent's parser has crashed so far; verdicts are updated. */
+static void vet_without_print_fmt(ps_tp *tp, fmt_list *l, unsigned char *verdict)
+{
+    ps_tp_text *again;
+    unsigned char *v2;
+    size_t *idx, i, m = 0;
+
+    again = malloc(l->n * sizeof(*again));
+    idx = malloc(l->n * sizeof(*idx));
+    v2 = malloc(l->n);
+    for (i = 0; again && idx && v2 && i < l->n; i++) {
+        const char *pf = strstr(l->t[i].text, "\nprint fmt: ");
+
+        if (verdict[i] != PS_TP_VET_CRASHED || pf == NULL ||
+            (size_t)(pf - l->t[i].text) + 1 >= l->t[i].len)
+            continue;
+        again[m] = l->t[i];
+        again[m].len = (size_t)(pf - l->t[i].text) + 1;
+        idx[m++] = i;
+    }
+    if (m > 0)
+        ps_tp_vet_parse(tp->tep, again, m, v2);
+    for (i = 0; i < m; i++) {
+        char name[64];
+
+        if (v2[i] == PS_TP_VET_CRASHED)
+            continue;
+        format_line(name, sizeof(name), l->t[idx[i]].text, "name");
+        l->t[idx[i]].len = again[i].len;
+        verdict[idx[i]] = v2[i];
+        tp_warn(tp, "tracing data: offset %zu: libtraceevent crashes on the print fmt of "
+                "%s:%s (found in a child process); the print fmt is ignored", l->t[idx[i]].at,
+                l->t[idx[i]].sys, name);
+    }
+    free(again);
+    free(idx);
+    free(v2);
+}
+
+/* Try the texts in a child, then parse those it survived, in blob order. */
+static int parse_formats(ps_tp *tp, fmt_list *l)
+{
+    unsigned char *verdict;
+    size_t i;
+
+    if (l->n == 0)
+        return 0;
+    if ((verdict = malloc(l->n)) == NULL) {
+        snprintf(tp->problem, sizeof(tp->problem), "out of memory");
+        return -1;
+    }
+    ps_tp_vet_parse(tp->tep, l->t, l->n, verdict);
+    vet_without_print_fmt(tp, l, verdict);
+    for (i = 0; i < l->n; i++) {
+        if (verdict[i] == PS_TP_VET_CRASHED) {
+            char name[64];
+
+            format_line(name, sizeof(name), l->t[i].text, "name");
+            tp_warn(tp, "tracing data: offset %zu: libtraceevent crashes on the format of %s:%s "
+                    "(found in a child process); the event has no format", l->t[i].at,
+                    l->t[i].sys, name);
+            continue;
+        }
+        if (parse_format(tp, &l->t[i]) < 0)
+            break;
+    }
+    free(verdict);
+    return i < l->n ? -1 : 0;
 }
 
 static int parse_header_page(rd *r)
@@ -514,14 +637,15 @@ static int skip_header_event(rd *r)
     return 0;
 }
 
-static int parse_event_formats(rd *r)
+/* The ftrace and event formats (rows 9-12), read into l. */
+static int read_event_formats(rd *r, fmt_list *l)
 {
     uint32_t nr, nr_sys, i, j;
 
     if (rd_u32(r, &nr, "number of ftrace formats") < 0)
         return -1;
     for (i = 0; i < nr; i++)
-        if (parse_format(r, "ftrace", "ftrace format") < 0)
+        if (read_format(r, l, "ftrace", "ftrace format") < 0)
             return -1;
     if (rd_u32(r, &nr_sys, "number of systems") < 0)
         return -1;
@@ -532,7 +656,7 @@ static int parse_event_formats(rd *r)
             rd_u32(r, &nr, "number of formats") < 0)
             return -1;
         for (j = 0; j < nr; j++)
-            if (parse_format(r, sys, "event format") < 0)
+            if (read_format(r, l, sys, "event format") < 0)
                 return -1;
     }
     return 0;
@@ -641,13 +765,19 @@ static void parse_blob(ps_tp *tp)
 {
     rd r;
     int has_cmdlines = 0;
+    fmt_list l = { NULL, 0, 0 };
+    int read_all;
 
     r.tp = tp;
     ps_cursor__init(&r.c, tp->blob, tp->blob_size, 0, 0);
     if (parse_preamble(&r, &has_cmdlines) < 0 || parse_header_page(&r) < 0 ||
-        skip_header_event(&r) < 0 || parse_event_formats(&r) < 0)
+        skip_header_event(&r) < 0)
         return;
-    parse_tail(&r, has_cmdlines);
+    /* the formats read before a damage are parsed, as before the vetting */
+    read_all = read_event_formats(&r, &l) == 0;
+    if (parse_formats(tp, &l) == 0 && read_all)
+        parse_tail(&r, has_cmdlines);
+    fmt_list__free(&l);
 }
 
 /* ------------------------------------------------------------------------ */
