@@ -3,7 +3,9 @@
  * common.c - shared subcommand plumbing (see common.h). Never decodes.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -12,7 +14,8 @@
 #include <string.h>
 #include "common.h"
 
-static int quiet_warnings;
+/* diff reads its two inputs in two threads: both set it, both read it */
+static atomic_int quiet_warnings;
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -90,6 +93,8 @@ int cmd_finish_stdout(const char *cmd, int rc)
     return rc;
 }
 
+/* the progress line's state, shared by diff's two reading threads */
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
 static int progress_shown;
 
 static double now(void)
@@ -100,15 +105,13 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-void cmd_progress(ps_session *s, uint64_t nr)
+static void progress_line(ps_session *s, uint64_t nr)
 {
     static double start, last;
     static int tty = -1;
     const ps_header *h;
     double t;
 
-    if ((nr & 4095) != 0)
-        return;
     if (tty < 0)
         tty = isatty(STDERR_FILENO) && !quiet_warnings;
     if (!tty)
@@ -131,11 +134,22 @@ void cmd_progress(ps_session *s, uint64_t nr)
     progress_shown = 1;
 }
 
+void cmd_progress(ps_session *s, uint64_t nr)
+{
+    if ((nr & 4095) != 0)
+        return;
+    pthread_mutex_lock(&progress_lock);
+    progress_line(s, nr);
+    pthread_mutex_unlock(&progress_lock);
+}
+
 void cmd_progress_done(void)
 {
+    pthread_mutex_lock(&progress_lock);
     if (progress_shown)
         fprintf(stderr, "\r%60s\r", "");
     progress_shown = 0;
+    pthread_mutex_unlock(&progress_lock);
 }
 
 /* --- atomic output ------------------------------------------------------------ */
