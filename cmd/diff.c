@@ -278,6 +278,7 @@ static int table_capture(diff *d, int i)
     in.quiet = d->quiet;
     ho.keys = d->keys;
     ho.by_name = 1;
+    ho.all_events = 1;
     ho.children = d->to.children;
     ho.symfs = d->fo.symfs;
     ho.kallsyms = d->fo.kallsyms;

@@ -145,8 +145,13 @@ int dtab_folded_hist(hist_set *out, const char *const *stacks, const size_t *len
 
 /* --- rows and order ------------------------------------------------------------ */
 
+/* perf links a row BASE lacks to an empty row of BASE's event, whose share
+ * it computes as 0 * 100 / total: with no samples of the event in BASE that
+ * is 0/0, a NaN (x86 makes it negative: every delta prints as "-nan%"). */
 static double base_pct(const dtab *t, const drow *r)
 {
+    if (t->h0->total_period == 0)
+        return NAN;
     return r->b ? hist_percent(r->b->period, t->h0->total_period) : 0;
 }
 
@@ -179,7 +184,8 @@ static int drow_cmp(const void *pa, const void *pb, void *arg)
         if ((t->o->compute == DT_RATIO || t->o->compute == DT_WDIFF) &&
             (a->b == NULL) != (b->b == NULL))
             return a->b == NULL ? 1 : -1;
-        if (a->value != b->value)
+        /* perf's comparison: a NaN is equal to everything */
+        if (a->value > b->value || a->value < b->value)
             return a->value > b->value ? -1 : 1;
     }
     if (ab != bb)
@@ -277,7 +283,10 @@ static void print_computed(FILE *fp, const dtab *t, const drow *r)
                                             (int64_t)bp * t->o->w1));
         break;
     default:
-        fprintf(fp, "  %+*.2f%%", w - 1, new_pct(t, r) - base_pct(t, r));
+        if (t->h0->total_period == 0)       /* perf's 0/0 (base_pct()) */
+            fprintf(fp, "  %*s%%", w - 1, "-nan");
+        else
+            fprintf(fp, "  %+*.2f%%", w - 1, new_pct(t, r) - base_pct(t, r));
         break;
     }
 }

@@ -612,6 +612,12 @@ static int at_end(void *ctx, walk *w)
         fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
         return -1;
     }
+    /* perf diff prints a section for every event of the base, samples or not */
+    for (i = 0; r->o->all_events && i < ps_session_nr_evsels(walk_session(w)); i++)
+        if (event_hist(r, ps_session_evsel(walk_session(w), i)) == NULL) {
+            fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+            return -1;
+        }
     for (i = 0; i < r->out->n; i++) {
         hist *h = &r->out->ev[i];
         int renamed = 0, rc = 0;

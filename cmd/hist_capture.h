@@ -18,6 +18,8 @@ typedef struct hist_capture_opts {
     hist_keys            keys;
     int                  by_name;       /* perf diff's symbol identity */
     int                  children;      /* inclusive sums from call chains */
+    int                  all_events;    /* a hist for every event, even one
+                                         * without samples (perf diff) */
     const sample_filter *filter;        /* samples left out: NULL none */
     const sample_filter *hide;          /* samples in the totals but in no
                                          * row (perf report's --comms, --pid,
@@ -27,8 +29,8 @@ typedef struct hist_capture_opts {
     ps_ksyms            *ksyms;         /* NULL, or shared (walk.h) */
 } hist_capture_opts;
 
-/** One capture's tables: a hist per event that has samples, in the
- * capture's event order. */
+/** One capture's tables: a hist per event that has samples (every event
+ * with all_events), in the capture's event order. */
 typedef struct hist_set {
     hist    *ev;
     size_t   n;

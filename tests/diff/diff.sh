@@ -127,6 +127,16 @@ for r in $runs; do
     table compute "$C/$a.data" "$C/$b.data" -c "$c"
 done
 table sort "$T/hog-4to1.data" "$T/hog-1to1.data" --sort pid,sym
+# an event of BASE without samples: perf prints its section all the same,
+# and when NEW has samples of it, every delta as "-nan%" (0 of a 0 total)
+table empty-event "$T/emptyev.data" "$C/sched-tp-syswide.data"
+if grep -q "^# Event 'sched:sched_process_fork'" "$TMPD/ours.txt" && grep -q -- '-nan%' "$TMPD/ours.txt"; then
+    pass "diff table: an event without samples in BASE has its section and -nan% deltas"
+else
+    fail "diff table: an event without samples in BASE"; head -12 "$TMPD/ours.txt"
+fi
+table empty-event "$T/emptyev.data" "$C/sched-tp-syswide.data" -c delta
+table empty-event "$C/cgroups.data" "$C/mthread-fp.data"
 if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     table sort "$C/jit-map.data" "$C/jitdump.data" --sort sym
     table sort "$C/mthread-fp.data" "$C/compressed.data" --sort comm,dso
