@@ -21,6 +21,7 @@
 #include "features.h"
 #include "session.h"
 #include "tracepoint.h"
+#include "tp_vet.h"
 
 #define REC_HDR 8
 
@@ -156,6 +157,8 @@ int ps_session_open(ps_session **out, const char *path, const ps_open_opts *opts
         ps_session_close(s);
         return rc;
     }
+    if (s->feat.tracing_data.data != NULL)
+        ps_tp_vet_prestart();       /* its start overlaps the reading */
     *out = s;
     return PS_OK;
 }
@@ -249,6 +252,7 @@ static void apply_tracing_data(ps_session *s, const ps_event *ev)
         ps_session__warn(s, ev->offset, "TRACING_DATA record: %s", e.msg);
         return;
     }
+    ps_tp_vet_prestart();
     ps_evlist__name(&s->evlist, &s->arena, &s->feat, 0);
 }
 

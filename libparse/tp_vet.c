@@ -9,24 +9,28 @@
  * far, and keep as much of such a format as can be kept; this file catches
  * the ones not yet named, without knowing them:
  *
- *  - parse: a helper process, forked on first use and kept for the life of
- *    the process, parses the texts in the order the parent will, in a
+ *  - parse: a helper process, forked on first use and kept for the life
+ *    of the process, parses the texts in the order the parent will, in a
  *    handle set up like the parent's, and before each one sends its index.
- *    If it dies, the last index it sent is the text that killed it; a new
- *    helper goes on after that text. The parent parses only texts a helper
- *    survived. One helper serves every handle, so a capture costs one
- *    round trip, and a fork only on first use or after a crash. A helper
- *    that stalls (fork() in a threaded process can leave an allocator lock
- *    held in the child) is killed and the texts left unjudged, to be
- *    parsed as before.
+ *    A text is safe once the helper names the next, so the parent parses
+ *    it while the helper goes on. If the helper dies, the last index it
+ *    sent is the text that killed it; a new helper goes on after that
+ *    text. One helper serves every handle: a capture costs one request,
+ *    and a fork only the first use or a crash. The session starts the
+ *    helper when it meets tracing data (ps_tp_vet_prestart()), early, while
+ *    the process is small: a fork write-protects the parent's memory, and
+ *    each page it writes afterwards faults once. A helper that stalls (a
+ *    fork in a threaded process can leave an allocator lock held in the
+ *    child) is killed and the texts left unjudged, to be parsed as before.
  *  - print: a parsed print fmt that divides by something that is not a
  *    constant other than 0 and -1 traps (SIGFPE) on some payload; the
  *    caller marks such an event failed, and libtraceevent prints it as
  *    perf does a format it could not parse.
  *
- * Invariants: the child never returns and never flushes stdio (_exit);
- * its stdout and stderr go to /dev/null, so a sanitizer's report in it is
- * not the parent's; the parent never waits on a child forever.
+ * Invariants: a forked helper never returns and never flushes stdio
+ * (_exit); the helper's stdio is /dev/null, so a sanitizer's report in it
+ * is not the parent's; the parent never waits on a helper forever, and a
+ * helper's death never raises SIGPIPE in the parent (MSG_NOSIGNAL).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -134,10 +138,9 @@ static int serve_one(int fd)
     return 0;
 }
 
-/* The helper's life: requests until the parent closes its end. Only its
- * socket stays open (a pipe's read end kept here would keep a writer
- * waiting), and nothing it prints reaches the parent's outputs. */
-static void helper_main(int fd)
+/* Nothing the helper prints reaches the parent's outputs, and a sanitizer
+ * report in it is not a finding (libFuzzer's death callback writes one). */
+static void helper_quiet(void)
 {
     int null = open("/dev/null", O_RDWR);
 
@@ -147,13 +150,29 @@ static void helper_main(int fd)
         dup2(null, STDIN_FILENO);
         dup2(null, STDOUT_FILENO);
         dup2(null, STDERR_FILENO);
+        if (null > STDERR_FILENO)
+            close(null);
     }
-    if (fd != VET_FD && (dup2(fd, VET_FD) < 0))
-        _exit(0);
+}
+
+/* The helper's loop, on the socket at VET_FD. */
+static int serve(void)
+{
+    helper_quiet();
+    /* only its socket stays open: a pipe's read end kept here would keep
+     * the writer at its other end waiting */
     close_range(VET_FD + 1, ~0U, 0);
     while (serve_one(VET_FD) == 0)
         ;
-    _exit(0);
+    return 0;
+}
+
+/* A forked helper's life: requests until the parent closes its end. */
+static void helper_main(int fd)
+{
+    if (fd != VET_FD && dup2(fd, VET_FD) < 0)
+        _exit(0);
+    _exit(serve());
 }
 
 /* ------------------------------------------------------------------------ */
@@ -162,6 +181,7 @@ static void helper_main(int fd)
 static pthread_mutex_t vet_lock = PTHREAD_MUTEX_INITIALIZER;
 static pid_t helper_pid = -1;
 static int helper_fd = -1;
+
 
 static void helper_stop(int kill_it)
 {
@@ -185,16 +205,15 @@ static int helper_start(void)
         return 0;
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
         return -1;
-    if ((pid = fork()) < 0) {
-        close(sv[0]);
-        close(sv[1]);
-        return -1;
-    }
-    if (pid == 0) {
+    if ((pid = fork()) == 0) {
         close(sv[0]);
         helper_main(sv[1]);
     }
     close(sv[1]);
+    if (pid < 0) {
+        close(sv[0]);
+        return -1;
+    }
     if (fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK) < 0) {
         helper_pid = pid;
         helper_fd = sv[0];
@@ -206,128 +225,146 @@ static int helper_start(void)
     return 0;
 }
 
-/* Wait until fd is ready for ev; 0 when ready, -1 on a stall or error. */
-static int wait_fd(int fd, short ev)
+/* The request for texts[from..n) as one buffer: the header, then each
+ * text as [u32 length][system][u32 length][text]. NULL when out of memory. */
+static uint8_t *build_request(const vet_req *setup, const ps_tp_text *texts, size_t from,
+                              size_t n, size_t *len)
 {
-    for (;;) {
-        struct pollfd p = { .fd = fd, .events = ev };
-        int rc = poll(&p, 1, VET_STALL_MS);
+    vet_req q = *setup;
+    size_t i, size = sizeof(q), at;
+    uint8_t *b;
 
-        if (rc < 0 && errno == EINTR)
-            continue;
-        return rc > 0 ? 0 : -1;
+    for (i = from; i < n; i++)
+        size += 8 + strlen(texts[i].sys) + texts[i].len;
+    if ((b = malloc(size)) == NULL)
+        return NULL;
+    q.n = (uint32_t)(n - from);
+    memcpy(b, &q, sizeof(q));
+    for (at = sizeof(q), i = from; i < n; i++) {
+        uint32_t slen = (uint32_t)strlen(texts[i].sys), tlen = (uint32_t)texts[i].len;
+
+        memcpy(b + at, &slen, 4);
+        memcpy(b + at + 4, texts[i].sys, slen);
+        at += 4 + slen;
+        memcpy(b + at, &tlen, 4);
+        memcpy(b + at + 4, texts[i].text, tlen);
+        at += 4 + tlen;
     }
+    *len = size;
+    return b;
 }
 
-/* Send n bytes, never raising SIGPIPE; -1 if the helper died, -2 if it
- * stalled. */
-static int send_all(const void *buf, size_t n)
+void ps_tp_vet_prestart(void)
 {
-    const uint8_t *p = buf;
+    pthread_mutex_lock(&vet_lock);
+    (void)helper_start();
+    pthread_mutex_unlock(&vet_lock);
+}
 
-    while (n > 0) {
-        ssize_t w = send(helper_fd, p, n, MSG_NOSIGNAL);
+/* A request in flight: texts[from..n) and whose verdicts were told. */
+typedef struct vet_run {
+    ps_tp_vet_fn fn;
+    void        *ctx;
+    size_t       from, n, told;     /* told: the next index without a verdict */
+    uint32_t     last;              /* the last index the helper named, relative */
+} vet_run;
 
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0 && errno == EAGAIN) {
-            if (wait_fd(helper_fd, POLLOUT) < 0)
-                return -2;
-            continue;
+static void tell_until(vet_run *v, size_t end, int verdict)
+{
+    for (; v->told < end; v->told++)
+        v->fn(v->ctx, v->told, verdict);
+}
+
+/* Take the whole 4-byte replies in buf[0..*have): each names the text the
+ * helper starts, so every text before it parsed. 1 on VET_DONE, else 0. */
+static int take_replies(vet_run *v, uint8_t *buf, size_t *have)
+{
+    size_t i;
+
+    for (i = 0; i + 4 <= *have; i += 4) {
+        uint32_t msg;
+
+        memcpy(&msg, buf + i, 4);
+        if (msg == VET_DONE)
+            return 1;
+        if (msg < v->n - v->from) {
+            v->last = msg;
+            tell_until(v, v->from + msg, PS_TP_VET_OK);
         }
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
     }
+    memmove(buf, buf + i, *have - i);
+    *have -= i;
     return 0;
 }
 
-static int send_text(const ps_tp_text *t)
-{
-    uint32_t slen = (uint32_t)strlen(t->sys), tlen = (uint32_t)t->len;
-    int rc;
-
-    if ((rc = send_all(&slen, 4)) < 0 || (rc = send_all(t->sys, slen)) < 0 ||
-        (rc = send_all(&tlen, 4)) < 0)
-        return rc;
-    return send_all(t->text, tlen);
-}
-
-/* Read replies until VET_DONE (1), the helper's death (0) or a stall (-1);
- * *last is the last index it named, UINT32_MAX if none. */
-static int read_replies(uint32_t *last)
+/* Send the request while reading the replies: the helper answers as it
+ * reads, and a side that only wrote would wait on a full socket forever.
+ * Returns 1 when the helper said it was done, 0 when it died (the socket
+ * closed), -1 when it stalled. */
+static int exchange(vet_run *v, const uint8_t *req, size_t len)
 {
     uint8_t buf[4096];
-    size_t have = 0;
+    size_t sent = 0, have = 0;
 
-    *last = UINT32_MAX;
     for (;;) {
-        ssize_t r = read(helper_fd, buf + have, sizeof(buf) - have);
-        size_t i;
+        struct pollfd p = { .fd = helper_fd, .events = POLLIN };
+        ssize_t k;
+        int rc;
 
-        if (r < 0 && errno == EINTR)
+        if (sent < len)
+            p.events |= POLLOUT;
+        if ((rc = poll(&p, 1, VET_STALL_MS)) < 0 && errno == EINTR)
             continue;
-        if (r < 0 && errno == EAGAIN) {
-            if (wait_fd(helper_fd, POLLIN) < 0)
-                return -1;
-            continue;
+        if (rc <= 0)
+            return -1;
+        if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
+            k = read(helper_fd, buf + have, sizeof(buf) - have);
+            if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN))
+                return 0;
+            if (k > 0) {
+                have += (size_t)k;
+                if (take_replies(v, buf, &have))
+                    return sent == len ? 1 : -1;
+            }
         }
-        if (r <= 0)
-            return 0;
-        have += (size_t)r;
-        for (i = 0; i + 4 <= have; i += 4) {
-            uint32_t msg;
-
-            memcpy(&msg, buf + i, 4);
-            if (msg == VET_DONE)
-                return 1;
-            *last = msg;
+        if (sent < len && (p.revents & POLLOUT)) {
+            k = send(helper_fd, req + sent, len - sent, MSG_NOSIGNAL);
+            if (k > 0)
+                sent += (size_t)k;
+            else if (k < 0 && errno != EINTR && errno != EAGAIN)
+                sent = len;     /* it died: its replies say on which text */
         }
-        memmove(buf, buf + i, have - i);
-        have -= i;
     }
 }
 
 /* One request for texts[from..n). Returns where the next one starts (n
- * when all are judged), having set the verdicts of those before. */
+ * when all are told). */
 static size_t vet_from(const vet_req *setup, const ps_tp_text *texts, size_t from, size_t n,
-                       unsigned char *verdict)
+                       ps_tp_vet_fn fn, void *ctx)
 {
-    vet_req q = *setup;
-    uint32_t last = UINT32_MAX;
-    size_t i = from;
-    int rc = -1, sent = -1;
+    vet_run v = { fn, ctx, from, n, from, UINT32_MAX };
+    size_t len;
+    uint8_t *req = build_request(setup, texts, from, n, &len);
+    int rc = -1;
 
-    q.n = (uint32_t)(n - from);
-    if (helper_start() == 0 && (sent = send_all(&q, sizeof(q))) == 0)
-        for (; i < n && (sent = send_text(&texts[i])) == 0; i++)
-            ;
-    /* a send fails when the helper died on an earlier text: its replies
-     * say which; a stalled send or a missing helper judges nothing */
-    if (sent != -2 && helper_pid >= 0)
-        rc = read_replies(&last);
-    if (rc == 1 && i < n)
-        rc = -1;
+    if (req != NULL && helper_start() == 0)
+        rc = exchange(&v, req, len);
+    free(req);
     if (rc == 1) {
-        for (i = from; i < n; i++)
-            verdict[i] = PS_TP_VET_OK;
+        tell_until(&v, n, PS_TP_VET_OK);
         return n;
     }
     helper_stop(rc < 0);
-    if (rc < 0 || last == UINT32_MAX || (size_t)last >= n - from) {
-        for (i = from; i < n; i++)     /* no helper, or it stalled: not judged */
-            verdict[i] = PS_TP_VET_UNKNOWN;
+    if (rc < 0 || v.last == UINT32_MAX) {
+        tell_until(&v, n, PS_TP_VET_UNKNOWN);  /* no helper, or it stalled */
         return n;
     }
-    for (i = from; i < from + last; i++)
-        verdict[i] = PS_TP_VET_OK;
-    verdict[from + last] = PS_TP_VET_CRASHED;
-    return from + last + 1;
+    tell_until(&v, from + v.last + 1, PS_TP_VET_CRASHED);
+    return from + v.last + 1;
 }
 
 void ps_tp_vet_parse(struct tep_handle *tep, const ps_tp_text *texts, size_t n,
-                     unsigned char *verdict)
+                     ps_tp_vet_fn fn, void *ctx)
 {
     vet_req q;
     size_t from = 0;
@@ -338,7 +375,7 @@ void ps_tp_vet_parse(struct tep_handle *tep, const ps_tp_text *texts, size_t n,
     q.page_size = (uint32_t)tep_get_page_size(tep);
     pthread_mutex_lock(&vet_lock);
     while (from < n)
-        from = vet_from(&q, texts, from, n, verdict);
+        from = vet_from(&q, texts, from, n, fn, ctx);
     pthread_mutex_unlock(&vet_lock);
 }
 

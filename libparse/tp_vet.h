@@ -2,7 +2,8 @@
 /*
  * tp_vet.h - guards around libtraceevent for untrusted format texts: which
  * texts its parser survives (tried first in a child process), and which
- * parsed formats its printer would trap on. Used by tracepoint.c only.
+ * parsed formats its printer would trap on. Used by tracepoint.c, and by
+ * session.c to start the helper early.
  */
 #ifndef PS_TP_VET_H
 #define PS_TP_VET_H
@@ -21,19 +22,28 @@ typedef struct ps_tp_text {
 } ps_tp_text;
 
 enum {
-    PS_TP_VET_CRASHED = 0,  /* the child died parsing it */
-    PS_TP_VET_OK = 1,       /* the child parsed it and went on */
-    PS_TP_VET_UNKNOWN = 2   /* not tried (no fork) or the child stalled */
+    PS_TP_VET_CRASHED = 0,  /* the helper died parsing it */
+    PS_TP_VET_OK = 1,       /* the helper parsed it and went on */
+    PS_TP_VET_UNKNOWN = 2   /* not tried (no fork) or the helper stalled */
 };
 
+/* Told the verdict (PS_TP_VET_*) on text i, once per text, in order. */
+typedef void (*ps_tp_vet_fn)(void *ctx, size_t i, int verdict);
+
 /**
- * Parse texts[0..n) in order in a forked copy of tep, and set verdict[i]
- * to one of the PS_TP_VET_* values. tep itself is not changed. A text that
- * kills the child is marked and a new child goes on after it, so the cost
- * is one fork plus one per crashing text.
+ * Parse texts[0..n) in order in a helper process set up like tep, and tell
+ * fn each text's verdict as soon as it is known: a text is OK once the
+ * helper has gone on to the next, so the caller parses it while the helper
+ * parses the next ones. tep itself is not changed. A text that kills the
+ * helper is CRASHED and a new helper goes on after it.
  */
 void ps_tp_vet_parse(struct tep_handle *tep, const ps_tp_text *texts, size_t n,
-                     unsigned char *verdict);
+                     ps_tp_vet_fn fn, void *ctx);
+
+/** Start the helper now, if not running: the session does when it meets
+ * tracing data, early, while the process is small (a fork write-protects
+ * the parent's memory, and each page it writes afterwards faults once). */
+void ps_tp_vet_prestart(void);
 
 /**
  * Why printing ev would trap in libtraceevent 1.7 whatever the payload

@@ -538,75 +538,89 @@ static int parse_format(ps_tp *tp, const ps_tp_text *t)
     return 0;
 }
 
-/* Texts a child died on are tried again without their print fmt, which is
- * where libtraceevent's parser has crashed so far; verdicts are updated. */
-static void vet_without_print_fmt(ps_tp *tp, fmt_list *l, unsigned char *verdict)
+/* What the verdicts of tp_vet.c go to: the handle to parse into. */
+typedef struct vet_ctx {
+    ps_tp      *tp;
+    ps_tp_text *t;              /* the texts judged */
+    unsigned char *crashed;     /* per blob text: the helper died on it */
+    int         retry, failed;  /* without the print fmt; out of memory */
+} vet_ctx;
+
+static void warn_dropped(ps_tp *tp, const ps_tp_text *t)
 {
-    ps_tp_text *again;
-    unsigned char *v2;
-    size_t *idx, i, m = 0;
+    char name[64];
 
-    again = malloc(l->n * sizeof(*again));
-    idx = malloc(l->n * sizeof(*idx));
-    v2 = malloc(l->n);
-    for (i = 0; again && idx && v2 && i < l->n; i++) {
-        const char *pf = strstr(l->t[i].text, "\nprint fmt: ");
-
-        if (verdict[i] != PS_TP_VET_CRASHED || pf == NULL ||
-            (size_t)(pf - l->t[i].text) + 1 >= l->t[i].len)
-            continue;
-        again[m] = l->t[i];
-        again[m].len = (size_t)(pf - l->t[i].text) + 1;
-        idx[m++] = i;
-    }
-    if (m > 0)
-        ps_tp_vet_parse(tp->tep, again, m, v2);
-    for (i = 0; i < m; i++) {
-        char name[64];
-
-        if (v2[i] == PS_TP_VET_CRASHED)
-            continue;
-        format_line(name, sizeof(name), l->t[idx[i]].text, "name");
-        l->t[idx[i]].len = again[i].len;
-        verdict[idx[i]] = v2[i];
-        tp_warn(tp, "tracing data: offset %zu: libtraceevent crashes on the print fmt of "
-                "%s:%s (found in a child process); the print fmt is ignored", l->t[idx[i]].at,
-                l->t[idx[i]].sys, name);
-    }
-    free(again);
-    free(idx);
-    free(v2);
+    format_line(name, sizeof(name), t->text, "name");
+    tp_warn(tp, "tracing data: offset %zu: libtraceevent crashes on the format of %s:%s "
+            "(found in a helper process); the event has no format", t->at, t->sys, name);
 }
 
-/* Try the texts in a child, then parse those it survived, in blob order. */
+/* A verdict (tp_vet.c): parse what the helper survived, remember what it
+ * did not for retry_crashed(), or, on the retry, give it up. */
+static void on_verdict(void *ctx, size_t i, int verdict)
+{
+    vet_ctx *c = ctx;
+    char name[64];
+
+    if (verdict != PS_TP_VET_CRASHED) {
+        if (c->retry) {
+            format_line(name, sizeof(name), c->t[i].text, "name");
+            tp_warn(c->tp, "tracing data: offset %zu: libtraceevent crashes on the print fmt "
+                    "of %s:%s (found in a helper process); the print fmt is ignored",
+                    c->t[i].at, c->t[i].sys, name);
+        }
+        if (!c->failed && parse_format(c->tp, &c->t[i]) < 0)
+            c->failed = 1;
+        return;
+    }
+    if (c->retry)
+        warn_dropped(c->tp, &c->t[i]);
+    else
+        c->crashed[i] = 1;
+}
+
+/* Texts the helper died on, again without their print fmt (where
+ * libtraceevent's parser has crashed so far); dropped if that is all. */
+static void retry_crashed(vet_ctx *c, const fmt_list *l)
+{
+    ps_tp_text *again = malloc(l->n * sizeof(*again));
+    size_t i, m = 0;
+
+    for (i = 0; i < l->n; i++) {
+        const char *pf = strstr(l->t[i].text, "\nprint fmt: ");
+
+        if (!c->crashed[i])
+            continue;
+        if (again == NULL || pf == NULL || (size_t)(pf - l->t[i].text) + 1 >= l->t[i].len) {
+            warn_dropped(c->tp, &l->t[i]);
+            continue;
+        }
+        again[m] = l->t[i];
+        again[m++].len = (size_t)(pf - l->t[i].text) + 1;
+    }
+    c->t = again;
+    c->retry = 1;
+    if (m > 0)
+        ps_tp_vet_parse(c->tp->tep, again, m, on_verdict, c);
+    free(again);
+}
+
+/* Try the texts in the helper, parsing each here once it survived it. */
 static int parse_formats(ps_tp *tp, fmt_list *l)
 {
-    unsigned char *verdict;
-    size_t i;
+    vet_ctx c = { tp, l->t, NULL, 0, 0 };
 
     if (l->n == 0)
         return 0;
-    if ((verdict = malloc(l->n)) == NULL) {
+    if ((c.crashed = calloc(l->n, 1)) == NULL) {
         snprintf(tp->problem, sizeof(tp->problem), "out of memory");
         return -1;
     }
-    ps_tp_vet_parse(tp->tep, l->t, l->n, verdict);
-    vet_without_print_fmt(tp, l, verdict);
-    for (i = 0; i < l->n; i++) {
-        if (verdict[i] == PS_TP_VET_CRASHED) {
-            char name[64];
-
-            format_line(name, sizeof(name), l->t[i].text, "name");
-            tp_warn(tp, "tracing data: offset %zu: libtraceevent crashes on the format of %s:%s "
-                    "(found in a child process); the event has no format", l->t[i].at,
-                    l->t[i].sys, name);
-            continue;
-        }
-        if (parse_format(tp, &l->t[i]) < 0)
-            break;
-    }
-    free(verdict);
-    return i < l->n ? -1 : 0;
+    ps_tp_vet_parse(tp->tep, l->t, l->n, on_verdict, &c);
+    if (!c.failed)
+        retry_crashed(&c, l);
+    free(c.crashed);
+    return c.failed ? -1 : 0;
 }
 
 static int parse_header_page(rd *r)

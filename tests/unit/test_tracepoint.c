@@ -676,8 +676,26 @@ static const char f_parse_crash[] =
     "\tfield:e d;\toffset:8;\tsize:8;\tsigned:0;\n\n"
     "print fmt: \"\",(e)__print_flags(REC->e";
 
+/* Verdicts as ps_tp_vet_parse() tells them: in order, once each. */
+typedef struct verdicts {
+    unsigned char v[8];
+    size_t        n;
+    int           out_of_order;
+} verdicts;
+
+static void record_verdict(void *ctx, size_t i, int verdict)
+{
+    verdicts *r = ctx;
+
+    r->out_of_order |= i != r->n || i >= sizeof(r->v);
+    if (i < sizeof(r->v))
+        r->v[i] = (unsigned char)verdict;
+    r->n++;
+}
+
 /* ps_tp_vet_parse() names the texts the helper died on, judges the others
- * as parsed, and a new helper serves the next request. */
+ * as parsed, tells each once and in order, and a new helper serves the
+ * next request. */
 static void test_vet_parse_in_helper(void)
 {
     struct tep_handle *tep = tep_alloc();
@@ -690,24 +708,26 @@ static void test_vet_parse_in_helper(void)
     };
     static const unsigned char want[5] = { PS_TP_VET_OK, PS_TP_VET_CRASHED, PS_TP_VET_OK,
                                            PS_TP_VET_CRASHED, PS_TP_VET_OK };
-    unsigned char v[5] = { 9, 9, 9, 9, 9 };
+    verdicts r = { { 0 }, 0, 0 };
     size_t i;
 
     CHECK(tep != NULL);
     tep_set_long_size(tep, 8);
-    ps_tp_vet_parse(tep, t, 5, v);
+    ps_tp_vet_parse(tep, t, 5, record_verdict, &r);
+    CHECK(r.n == 5 && !r.out_of_order);
     for (i = 0; i < 5; i++) {
-        CHECK(v[i] == want[i]);
-        if (v[i] != want[i])
-            fprintf(stderr, "  text %zu: verdict %d, want %d\n", i, v[i], want[i]);
+        CHECK(r.v[i] == want[i]);
+        if (r.v[i] != want[i])
+            fprintf(stderr, "  text %zu: verdict %d, want %d\n", i, r.v[i], want[i]);
     }
     /* the parent's handle did not see the texts */
     CHECK(tep_find_event(tep, 372) == NULL);
-    v[0] = 9;
-    ps_tp_vet_parse(tep, &t[2], 1, v);
-    CHECK(v[0] == PS_TP_VET_OK);
-    ps_tp_vet_parse(tep, &t[1], 1, v);
-    CHECK(v[0] == PS_TP_VET_CRASHED);
+    memset(&r, 0, sizeof(r));
+    ps_tp_vet_parse(tep, &t[2], 1, record_verdict, &r);
+    CHECK(r.n == 1 && r.v[0] == PS_TP_VET_OK);
+    memset(&r, 0, sizeof(r));
+    ps_tp_vet_parse(tep, &t[1], 1, record_verdict, &r);
+    CHECK(r.n == 1 && r.v[0] == PS_TP_VET_CRASHED);
     tep_free(tep);
 }
 
