@@ -459,3 +459,131 @@ const char *ps_tp_vet_print(const struct tep_event *ev)
         return NULL;
     return list_trap(ev->print_fmt.args, 0);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Print lengths a payload chooses                                          */
+
+/* What a sized print may read: the payload's size and its padding. */
+typedef struct span {
+    struct tep_event *ev;
+    const void       *data;
+    unsigned long long size, limit;
+} span;
+
+static unsigned long long sat_add(unsigned long long a, unsigned long long b)
+{
+    return a > ~0ULL - b ? ~0ULL : a + b;
+}
+
+static unsigned long long sat_mul(unsigned long long a, unsigned long long b)
+{
+    return b != 0 && a > ~0ULL / b ? ~0ULL : a * b;
+}
+
+/* An upper bound of the value libtraceevent's printer computes for a, as a
+ * size or count (unsigned); ~0 when a is not a form known here. */
+static unsigned long long bound(const span *sp, const struct tep_print_arg *a, int depth)
+{
+    struct tep_format_field *f;
+    unsigned long long v;
+
+    if (a == NULL || depth > VET_DEPTH)
+        return ~0ULL;
+    switch (a->type) {
+    case TEP_PRINT_ATOM:
+        return a->atom.atom ? strtoull(a->atom.atom, NULL, 0) : ~0ULL;
+    case TEP_PRINT_FIELD:
+        f = a->field.field ? a->field.field : tep_find_any_field(sp->ev, a->field.name);
+        return f != NULL && tep_read_number_field(f, sp->data, &v) == 0 ? v : ~0ULL;
+    case TEP_PRINT_TYPE:
+        return bound(sp, a->typecast.item, depth + 1);
+    case TEP_PRINT_DYNAMIC_ARRAY_LEN:
+        return sp->size;        /* a length inside the payload (field_extent) */
+    case TEP_PRINT_OP:
+        if (a->op.op == NULL)
+            return ~0ULL;
+        if (!strcmp(a->op.op, "/") || !strcmp(a->op.op, ">>") || !strcmp(a->op.op, "-"))
+            return bound(sp, a->op.left, depth + 1);
+        if (!strcmp(a->op.op, "+"))
+            return sat_add(bound(sp, a->op.left, depth + 1), bound(sp, a->op.right, depth + 1));
+        if (!strcmp(a->op.op, "*"))
+            return sat_mul(bound(sp, a->op.left, depth + 1), bound(sp, a->op.right, depth + 1));
+        return ~0ULL;
+    default:
+        return ~0ULL;
+    }
+}
+
+static int sized_ok(const span *sp, const struct tep_print_arg *a, int depth);
+
+static int list_ok(const span *sp, const struct tep_print_arg *a, int depth)
+{
+    for (; a != NULL; a = a->next)
+        if (!sized_ok(sp, a, depth))
+            return 0;
+    return 1;
+}
+
+/* Whether the __print_hex(), __print_hex_str() and __print_array() in a
+ * read at most sp->limit bytes. */
+static int sized_ok(const span *sp, const struct tep_print_arg *a, int depth)
+{
+    if (a == NULL)
+        return 1;
+    if (depth > VET_DEPTH)
+        return 0;
+    switch (a->type) {
+    case TEP_PRINT_HEX:
+    case TEP_PRINT_HEX_STR:
+        return bound(sp, a->hex.size, depth + 1) <= sp->limit;
+    case TEP_PRINT_INT_ARRAY:
+        return sat_mul(bound(sp, a->int_array.count, depth + 1),
+                       bound(sp, a->int_array.el_size, depth + 1)) <= sp->limit;
+    case TEP_PRINT_OP:
+        return sized_ok(sp, a->op.left, depth + 1) && sized_ok(sp, a->op.right, depth + 1);
+    case TEP_PRINT_TYPE:
+        return sized_ok(sp, a->typecast.item, depth + 1);
+    case TEP_PRINT_FUNC:
+        return list_ok(sp, a->func.args, depth + 1);
+    default:
+        return 1;
+    }
+}
+
+/* Whether a (and what it holds) has a sized print. */
+static int has_sized(const struct tep_print_arg *a, int depth)
+{
+    for (; a != NULL && depth <= VET_DEPTH; a = a->next) {
+        switch (a->type) {
+        case TEP_PRINT_HEX: case TEP_PRINT_HEX_STR: case TEP_PRINT_INT_ARRAY:
+            return 1;
+        case TEP_PRINT_OP:
+            if (has_sized(a->op.left, depth + 1) || has_sized(a->op.right, depth + 1))
+                return 1;
+            break;
+        case TEP_PRINT_TYPE:
+            if (has_sized(a->typecast.item, depth + 1))
+                return 1;
+            break;
+        case TEP_PRINT_FUNC:
+            if (has_sized(a->func.args, depth + 1))
+                return 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+int ps_tp_vet_sized(const struct tep_event *ev)
+{
+    return ev != NULL && !(ev->flags & TEP_EVENT_FL_FAILED) && has_sized(ev->print_fmt.args, 0);
+}
+
+int ps_tp_vet_sizes_ok(const struct tep_event *ev, const void *data, size_t size, size_t pad)
+{
+    span sp = { (struct tep_event *)ev, data, size, pad };
+
+    return list_ok(&sp, ev->print_fmt.args, 0);
+}

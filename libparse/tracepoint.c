@@ -21,7 +21,12 @@
  *    the RAW size (the static extent and where each __data_loc/__rel_loc
  *    points), and libtraceevent gets a copy followed by PS_TP_PAD zero bytes:
  *    what a print fmt computes past the fields (an index, a bprint argument
- *    list) reads zeros as long as it stays within the pad;
+ *    list) reads zeros as long as it stays within the pad, and a print that
+ *    reads as many bytes as the payload says (__print_hex(), __print_array())
+ *    is checked to stay within it first (tp_vet.c), or not printed;
+ *  - every format text is parsed first in a helper process (tp_vet.c): one
+ *    that crashes libtraceevent there is dropped, or kept without its print
+ *    fmt, and never parsed here;
  *  - the library never prints: libtraceevent's log level is set to none
  *    (tep_set_loglevel() is process-wide);
  *  - one handle per blob. Pipe mode may bring a second blob; its handle
@@ -48,6 +53,7 @@
 typedef struct tp_event {
     struct tep_event *ev;
     const char       *print_fmt;
+    int               sized;        /* sizes to check before printing (tp_vet.c) */
 } tp_event;
 
 struct ps_tp {
@@ -534,6 +540,7 @@ static int parse_format(ps_tp *tp, const ps_tp_text *t)
     }
     tp->events[tp->nr_formats].ev = ev;
     tp->events[tp->nr_formats].print_fmt = print_fmt_of(tp, t->text);
+    tp->events[tp->nr_formats].sized = ps_tp_vet_sized(ev);
     tp->nr_formats++;
     return 0;
 }
@@ -1163,6 +1170,12 @@ int ps_tp__print(char *buf, size_t size, ps_tp *tp, const uint8_t *raw,
     memset(&rec, 0, sizeof(rec));
     if ((rec.data = (void *)padded_copy(tp, raw, raw_size)) == NULL)
         return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "out of memory");
+    /* __print_hex() and the like read as many bytes as the payload says */
+    if (ev && tp->events[fmt - tp->formats].sized &&
+        !ps_tp_vet_sizes_ok(ev, rec.data, raw_size, PS_TP_PAD))
+        return ps_error__set(err, PS_ECORRUPT, PS_NO_OFFSET,
+                             "%s: the payload asks its print fmt to read past its %zu bytes",
+                             ev->name ? ev->name : "event", raw_size);
     rec.size = (int)raw_size;
     rec.cpu = cpu;
     trace_seq_reset(&tp->seq);

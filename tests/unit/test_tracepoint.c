@@ -731,6 +731,32 @@ static void test_vet_parse_in_helper(void)
     tep_free(tep);
 }
 
+/* ps_tp__print() of pl_fields()'s payload (b8 set to b8) for test:fields
+ * with "print fmt: \"v=CONV\", EXPR". */
+static int print_expr(const char *conv, const char *expr, uint8_t b8, char *out, size_t size,
+                      ps_error *err)
+{
+    const char *cut = strstr(f_fields, "print fmt: ");
+    char text[2048];
+    blob_spec sp = { "0.6", 0, NULL, NULL, 0, text };
+    uint8_t raw[128];
+    size_t end, n;
+    buf b;
+    ps_tp *tp;
+    int rc;
+
+    snprintf(text, sizeof(text), "%.*sprint fmt: \"v=%s\", %s\n", (int)(cut - f_fields),
+             f_fields, conv, expr);
+    b = make_blob(&sp, &end);
+    tp = ps_tp__new(b.p, b.n, count_warning, NULL);
+    n = pl_fields(raw, 0);
+    raw[9] = b8;
+    rc = ps_tp__print(out, size, tp, raw, n, 0, err);
+    ps_tp__free(tp);
+    free(b.p);
+    return rc;
+}
+
 /* A print fmt that divides by a field, by an expression or by a constant
  * 0 or -1 traps (SIGFPE) in libtraceevent's printer on some payload: the
  * event is marked failed with a warning and prints as a failed one, for a
@@ -745,37 +771,53 @@ static void test_print_traps(void)
     static const char *const fine[] = {
         "REC->a8/2", "REC->a8/(u64)2", "REC->a8/0x10", "REC->a8 + REC->b8", "REC->a8 * 0",
     };
-    const char *cut = strstr(f_fields, "print fmt: ");
-    uint8_t raw[128];
-    size_t i, n;
+    size_t i;
 
     for (i = 0; i < PS_ARRAY_SIZE(traps); i++)
         check_print_fmt(traps[i], &nr_print_trap_warnings, 1);
     for (i = 0; i < PS_ARRAY_SIZE(fine); i++)
         check_print_fmt(fine[i], &nr_print_trap_warnings, 0);
-    /* printed: b8 is 0 in this payload */
+    /* printed, with b8 0 */
     for (i = 0; i < 2; i++) {
-        char text[2048], out[512];
-        blob_spec sp = { "0.6", 0, NULL, NULL, 0, text };
-        size_t end;
-        buf b;
-        ps_tp *tp;
+        char out[512];
         ps_error err;
-        int rc;
+        int rc = print_expr("%d", i == 0 ? "REC->a8 / REC->b8" : "REC->a8 / 2", 0, out,
+                            sizeof(out), &err);
 
-        snprintf(text, sizeof(text), "%.*sprint fmt: \"v=%%d\", %s\n",
-                 (int)(cut - f_fields), f_fields, i == 0 ? "REC->a8 / REC->b8" : "REC->a8 / 2");
-        b = make_blob(&sp, &end);
-        tp = ps_tp__new(b.p, b.n, count_warning, NULL);
-        n = pl_fields(raw, 0);
-        st(raw, 9, 0, 1, 0);
-        rc = ps_tp__print(out, sizeof(out), tp, raw, n, 0, &err);
         CHECK(rc > 0);
         CHECK(i == 0 ? strstr(out, "FAILED TO PARSE") != NULL : strncmp(out, "v=", 2) == 0);
         if (rc > 0 && (i == 0) != (strstr(out, "FAILED TO PARSE") != NULL))
             fprintf(stderr, "  printed [%s]\n", out);
-        ps_tp__free(tp);
-        free(b.p);
+    }
+}
+
+/* __print_hex(), __print_hex_str() and __print_array() read as many bytes
+ * as their size or count says, which a payload may set to anything: where
+ * that passes the payload's padding, printing is an error, not a read
+ * past the copy (these crashed before); other sizes print as before. */
+static void test_print_sizes(void)
+{
+    static const struct { const char *expr; int ok; } cases[] = {
+        { "__print_hex(REC->name, REC->b32)", 0 },      /* b32 = 4000000000 */
+        { "__print_hex_str(REC->name, REC->b32)", 0 },
+        { "__print_array(REC->name, REC->b32, 1)", 0 },
+        { "__print_array(REC->name, 2, REC->b64)", 0 },
+        { "__print_array(REC->name, REC->b8 * 1000, 8)", 0 },
+        { "__print_hex(REC->name, 8)", 1 },
+        { "__print_hex(REC->name, REC->b8)", 1 },       /* b8 = 200 */
+        { "__print_array(REC->pair, 2, 2)", 1 },
+        { "__print_array(__get_dynamic_array(vals), __get_dynamic_array_len(vals) / 4, 4)", 1 },
+    };
+    size_t i;
+
+    for (i = 0; i < PS_ARRAY_SIZE(cases); i++) {
+        char out[512];
+        ps_error err;
+        int rc = print_expr("%s", cases[i].expr, 200, out, sizeof(out), &err);
+
+        CHECK(cases[i].ok ? rc > 0 : rc == PS_ECORRUPT);
+        if (cases[i].ok ? rc <= 0 : rc != PS_ECORRUPT)
+            fprintf(stderr, "  %s: rc %d %s\n", cases[i].expr, rc, rc < 0 ? err.msg : out);
     }
 }
 
@@ -1154,6 +1196,7 @@ static const struct harness_test tests[] = {
     TEST(test_sizeof_traps),
     TEST(test_vet_parse_in_helper),
     TEST(test_print_traps),
+    TEST(test_print_sizes),
     TEST(test_bad_payloads),
     TEST(test_truncated_blob_every_byte),
     TEST(test_session_both_orders),
