@@ -576,14 +576,82 @@ static int has_sized(const struct tep_print_arg *a, int depth)
     return 0;
 }
 
+/* The positions in the argument list of the '*' widths and precisions of
+ * a printf format (up to max of them); returns how many there are. Each
+ * conversion takes one argument, each '*' one more before it. */
+static size_t star_args(const char *fmt, size_t *pos, size_t max)
+{
+    size_t arg = 0, n = 0;
+    const char *p;
+
+    for (p = fmt; p != NULL && *p; p++) {
+        int k;
+
+        if (*p != '%' || *++p == '%')
+            continue;
+        while (*p && strchr("-+ #0", *p))
+            p++;
+        for (k = 0; k < 2; k++) {           /* width, then precision */
+            if (k == 1 && *p != '.')
+                break;
+            p += k;
+            if (*p == '*') {
+                if (n < max)
+                    pos[n] = arg;
+                n++;
+                arg++;
+                p++;
+            }
+            while (*p >= '0' && *p <= '9')
+                p++;
+        }
+        while (*p && strchr("hlLzjtq", *p))
+            p++;
+        if (*p == '\0')
+            break;
+        arg++;
+    }
+    return n;
+}
+
+#define VET_STARS 16                /* '*' arguments looked at per format */
+
 int ps_tp_vet_sized(const struct tep_event *ev)
 {
-    return ev != NULL && !(ev->flags & TEP_EVENT_FL_FAILED) && has_sized(ev->print_fmt.args, 0);
+    size_t pos[VET_STARS];
+
+    return ev != NULL && !(ev->flags & TEP_EVENT_FL_FAILED) &&
+           (has_sized(ev->print_fmt.args, 0) || star_args(ev->print_fmt.format, pos, 0) > 0);
+}
+
+/* Whether each '*' width or precision is one libtraceevent prints in at
+ * most sp->limit characters: it takes the value as an int, and pads to it
+ * (a u32 field of 4e9 made it print forever). */
+static int stars_ok(const span *sp, const struct tep_event *ev)
+{
+    size_t pos[VET_STARS], n = star_args(ev->print_fmt.format, pos, VET_STARS), i;
+
+    if (n > VET_STARS)
+        return 0;
+    for (i = 0; i < n; i++) {
+        const struct tep_print_arg *a = ev->print_fmt.args;
+        unsigned long long v;
+        size_t k;
+
+        for (k = 0; a != NULL && k < pos[i]; k++)
+            a = a->next;
+        if (a == NULL)
+            continue;               /* libtraceevent has no argument: none read */
+        v = bound(sp, a, 0);
+        if (v == ~0ULL || (int)v > (long long)sp->limit || (int)v < -(long long)sp->limit)
+            return 0;
+    }
+    return 1;
 }
 
 int ps_tp_vet_sizes_ok(const struct tep_event *ev, const void *data, size_t size, size_t pad)
 {
     span sp = { (struct tep_event *)ev, data, size, pad };
 
-    return list_ok(&sp, ev->print_fmt.args, 0);
+    return list_ok(&sp, ev->print_fmt.args, 0) && stars_ok(&sp, ev);
 }

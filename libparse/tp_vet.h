@@ -52,16 +52,18 @@ void ps_tp_vet_prestart(void);
 const char *ps_tp_vet_print(const struct tep_event *ev);
 
 /**
- * Whether printing ev reads a number of bytes a payload may choose: it
- * has a __print_hex(), __print_hex_str() or __print_array(), whose size or
- * count is checked by ps_tp_vet_sizes_ok() before each print.
+ * Whether printing ev reads a number of bytes, or pads to a width, that a
+ * payload may choose: it has a __print_hex(), __print_hex_str() or
+ * __print_array(), or a '*' width or precision, checked by
+ * ps_tp_vet_sizes_ok() before each print.
  */
 int ps_tp_vet_sized(const struct tep_event *ev);
 
 /**
  * Whether every sized print of ev, on data (size bytes, then pad bytes of
- * padding), reads at most pad bytes: libtraceevent reads what the payload
- * asks for, from a start inside it. Sizes it cannot bound fail.
+ * padding), reads at most pad bytes (libtraceevent reads what the payload
+ * asks for, from a start inside it), and every '*' width or precision is
+ * at most pad. Sizes it cannot bound fail.
  */
 int ps_tp_vet_sizes_ok(const struct tep_event *ev, const void *data, size_t size, size_t pad);
 

@@ -1170,11 +1170,13 @@ int ps_tp__print(char *buf, size_t size, ps_tp *tp, const uint8_t *raw,
     memset(&rec, 0, sizeof(rec));
     if ((rec.data = (void *)padded_copy(tp, raw, raw_size)) == NULL)
         return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "out of memory");
-    /* __print_hex() and the like read as many bytes as the payload says */
+    /* __print_hex() and the like read as many bytes as the payload says,
+     * and a '*' width pads as far as it says */
     if (ev && tp->events[fmt - tp->formats].sized &&
         !ps_tp_vet_sizes_ok(ev, rec.data, raw_size, PS_TP_PAD))
         return ps_error__set(err, PS_ECORRUPT, PS_NO_OFFSET,
-                             "%s: the payload asks its print fmt to read past its %zu bytes",
+                             "%s: a length or width the payload sets is more than its print "
+                             "fmt can print (%zu bytes of payload)",
                              ev->name ? ev->name : "event", raw_size);
     rec.size = (int)raw_size;
     rec.cpu = cpu;

@@ -792,32 +792,41 @@ static void test_print_traps(void)
 }
 
 /* __print_hex(), __print_hex_str() and __print_array() read as many bytes
- * as their size or count says, which a payload may set to anything: where
- * that passes the payload's padding, printing is an error, not a read
- * past the copy (these crashed before); other sizes print as before. */
+ * as their size or count says, and a '*' width or precision pads as far as
+ * it says, which a payload may set to anything: past the payload's padding
+ * (64 KiB), printing is an error, not a read past the copy (these crashed
+ * before) or a print that never ends ("%*s" of 4e9 took 10 minutes and
+ * more); other sizes print as before. */
 static void test_print_sizes(void)
 {
-    static const struct { const char *expr; int ok; } cases[] = {
-        { "__print_hex(REC->name, REC->b32)", 0 },      /* b32 = 4000000000 */
-        { "__print_hex_str(REC->name, REC->b32)", 0 },
-        { "__print_array(REC->name, REC->b32, 1)", 0 },
-        { "__print_array(REC->name, 2, REC->b64)", 0 },
-        { "__print_array(REC->name, REC->b8 * 1000, 8)", 0 },
-        { "__print_hex(REC->name, 8)", 1 },
-        { "__print_hex(REC->name, REC->b8)", 1 },       /* b8 = 200 */
-        { "__print_array(REC->pair, 2, 2)", 1 },
-        { "__print_array(__get_dynamic_array(vals), __get_dynamic_array_len(vals) / 4, 4)", 1 },
+    static const struct { const char *conv, *expr; int ok; } cases[] = {
+        { "%s", "__print_hex(REC->name, REC->b32)", 0 },      /* b32 = 4000000000 */
+        { "%s", "__print_hex_str(REC->name, REC->b32)", 0 },
+        { "%s", "__print_array(REC->name, REC->b32, 1)", 0 },
+        { "%s", "__print_array(REC->name, 2, REC->b64)", 0 },
+        { "%s", "__print_array(REC->name, REC->b8 * 1000, 8)", 0 },
+        { "%*s", "REC->b32, REC->name", 0 },
+        { "%d %.*d", "REC->a8, REC->b32, REC->a8", 0 },
+        { "%-*s", "REC->a64, REC->name", 0 },
+        { "%s", "__print_hex(REC->name, 8)", 1 },
+        { "%s", "__print_hex(REC->name, REC->b8)", 1 },       /* b8 = 200 */
+        { "%s", "__print_array(REC->pair, 2, 2)", 1 },
+        { "%s", "__print_array(__get_dynamic_array(vals), __get_dynamic_array_len(vals) / 4, 4)",
+          1 },
+        { "%*s|%%*d", "REC->b8, REC->name", 1 },
+        { "%.*s", "8, REC->name", 1 },
     };
     size_t i;
 
     for (i = 0; i < PS_ARRAY_SIZE(cases); i++) {
         char out[512];
         ps_error err;
-        int rc = print_expr("%s", cases[i].expr, 200, out, sizeof(out), &err);
+        int rc = print_expr(cases[i].conv, cases[i].expr, 200, out, sizeof(out), &err);
 
         CHECK(cases[i].ok ? rc > 0 : rc == PS_ECORRUPT);
         if (cases[i].ok ? rc <= 0 : rc != PS_ECORRUPT)
-            fprintf(stderr, "  %s: rc %d %s\n", cases[i].expr, rc, rc < 0 ? err.msg : out);
+            fprintf(stderr, "  %s %s: rc %d %s\n", cases[i].conv, cases[i].expr, rc,
+                    rc < 0 ? err.msg : out);
     }
 }
 
