@@ -60,6 +60,8 @@ FILTER_USAGE
 "      --symfs DIR       look for binaries under DIR\n"
 "      --kallsyms FILE   kernel symbols from FILE\n"
 "      --no-demangle     print C++/Rust symbols as they are in the binary\n"
+"      --no-inline       no inlined callers under DWARF-unwound frames\n"
+"      --full-source-path  srcline with the source file's whole path\n"
 INPUT_USAGE
 "  -h, --help            this text\n"
 "\n"
@@ -70,7 +72,7 @@ INPUT_USAGE
 
 enum {
     OPT_NS = 3000, OPT_MAX_STACK, OPT_SYMFS, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_RELTIME, OPT_DELTATIME, OPT_INLINE,
-    OPT_NO_INLINE, OPT_SHOW_BASE
+    OPT_NO_INLINE, OPT_FULL_SRCPATH, OPT_SHOW_BASE
 };
 
 static const struct option long_opts[] = {
@@ -95,6 +97,7 @@ static const struct option long_opts[] = {
     { "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
     { "inline", no_argument, NULL, OPT_INLINE },
     { "no-inline", no_argument, NULL, OPT_NO_INLINE },
+    { "full-source-path", no_argument, NULL, OPT_FULL_SRCPATH },
     { "help", no_argument, NULL, 'h' },
     INPUT_LONG_OPTS,
     { NULL, 0, NULL, 0 }
@@ -115,6 +118,7 @@ typedef struct script {
     int           pipe;
     int           has_stat;
     int           no_inline;    /* --no-inline */
+    int           full_srcpath; /* --full-source-path */
     char          srcline[4096 + 32];
     read_split    reads;         /* PERF_SAMPLE_READ: last value per id */
     linebuf       lb;            /* the line being built */
@@ -773,6 +777,7 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
         case OPT_NO_DEMANGLE: so->demangle = 0; break;
         case OPT_INLINE: sc->no_inline = 0; break;
         case OPT_NO_INLINE: sc->no_inline = 1; break;
+        case OPT_FULL_SRCPATH: sc->full_srcpath = 1; break;
         case 'h': fputs(usage_text, stdout); return -1;
         default: return cmd_usage_error("script", "unknown option");
         }
@@ -856,6 +861,7 @@ int cmd_script(int argc, char **argv)
         return EXIT_BADINPUT;
     }
     ps_resolver__set_inline(sc.res, !sc.no_inline);
+    ps_resolver__set_full_srcpath(sc.res, sc.full_srcpath);
     ps_session__set_tp_resolver(sc.s, kernel_func, &sc);
     if ((sc.has_stat || sc.pipe) && (sc.stat = script_stat_new(sc.s)) == NULL) {
         fprintf(stderr, "perfsift script: out of memory\n");

@@ -44,6 +44,9 @@ typedef struct seq {
 typedef struct table {
     uint64_t off;
     int      version;
+    uint64_t *dirs;             /* owned: each file's directory index, as
+                                 * libdw numbers files (see file_dirs()) */
+    size_t   nr_files;
     row     *rows;              /* owned */
     size_t   nr_rows, cap_rows;
     seq     *seqs;              /* owned */
@@ -66,6 +69,8 @@ typedef struct header {
     int8_t   line_base;
     uint8_t  line_range;
     const uint8_t *op_lengths;  /* opcode_base - 1 entries */
+    ps_cursor tables;           /* the directory and file tables */
+    int      dw64;
 } header;
 
 /* The state machine registers BFD keeps. */
@@ -176,7 +181,145 @@ static int read_header(const ps_dwlines *d, uint64_t off, ps_cursor *c, header *
         ps_cursor__bytes(&u, &h->op_lengths, h->opcode_base - 1u) < 0)
         return -1;
     h->line_base = (int8_t)lb;
+    h->tables = u;
+    h->tables.end = c->pos;
+    h->dw64 = dw64;
     return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The file table: each file's directory index                             */
+
+#define DW_LNCT_directory_index 2
+
+static int skip_cstr(ps_cursor *c)
+{
+    const uint8_t *p = memchr(c->p + c->pos, 0, ps_cursor__left(c));
+
+    if (p == NULL)
+        return -1;
+    c->pos = (size_t)(p - c->p) + 1;
+    return 0;
+}
+
+static int skip_n(ps_cursor *c, uint64_t n)
+{
+    const uint8_t *p;
+
+    return n > ps_cursor__left(c) ? -1 : ps_cursor__bytes(c, &p, (size_t)n);
+}
+
+/* One DWARF 5 entry field of form `form`; *v its value when it is a
+ * constant (0 otherwise). -1: a form a line table cannot hold. */
+static int read_form(ps_cursor *c, uint64_t form, int dw64, uint64_t *v)
+{
+    uint16_t v16;
+    uint32_t v32;
+    uint8_t v8;
+    int64_t sv;
+
+    *v = 0;
+    switch (form) {
+    case 0x08: return skip_cstr(c);                             /* string */
+    case 0x0e: case 0x1f: return skip_n(c, dw64 ? 8 : 4);       /* strp, line_strp */
+    case 0x0f: case 0x1a: return get_uleb(c, v);                /* udata, strx */
+    case 0x0d: return get_sleb(c, &sv);                         /* sdata */
+    case 0x0b: case 0x25: if (get_u8(c, &v8) < 0) return -1; *v = v8; return 0;
+    case 0x05: case 0x26:
+        if (ps_cursor__u16(c, &v16) < 0) return -1;
+        *v = v16;
+        return 0;
+    case 0x27: return skip_n(c, 3);                             /* strx3 */
+    case 0x06: case 0x28:
+        if (ps_cursor__u32(c, &v32) < 0) return -1;
+        *v = v32;
+        return 0;
+    case 0x07: return ps_cursor__u64(c, v);                     /* data8 */
+    case 0x1e: return skip_n(c, 16);                            /* data16 (MD5) */
+    case 0x09: return get_uleb(c, v) < 0 ? -1 : skip_n(c, *v);  /* block */
+    case 0x0a: return get_u8(c, &v8) < 0 ? -1 : skip_n(c, v8);  /* block1 */
+    default: return -1;
+    }
+}
+
+/* DWARF 5's entry formats and entries; each entry's directory index into
+ * dirs (NULL: the directory table, only skipped). */
+static int v5_entries(ps_cursor *c, int dw64, uint64_t **dirs, size_t *nr)
+{
+    uint64_t fmt[2 * 255], count, i, v;
+    uint8_t nfmt;
+    unsigned k;
+
+    if (get_u8(c, &nfmt) < 0)
+        return -1;
+    for (k = 0; k < 2u * nfmt; k++)
+        if (get_uleb(c, &fmt[k]) < 0)
+            return -1;
+    if (get_uleb(c, &count) < 0 || count > ps_cursor__left(c))
+        return -1;      /* every entry takes a byte at least, or it has no field */
+    if (dirs != NULL && nfmt > 0 && (*dirs = calloc(count + 1, sizeof(**dirs))) == NULL)
+        return -1;
+    for (i = 0; i < count && nfmt > 0; i++)
+        for (k = 0; k < nfmt; k++) {
+            if (read_form(c, fmt[2 * k + 1], dw64, &v) < 0)
+                return -1;
+            if (dirs != NULL && fmt[2 * k] == DW_LNCT_directory_index)
+                (*dirs)[i] = v;
+        }
+    if (dirs != NULL)
+        *nr = nfmt > 0 ? (size_t)count : 0;
+    return 0;
+}
+
+/* DWARF 2-4: the include directories, then the files (name, directory,
+ * time, size), each list ending with an empty name. libdw numbers files
+ * from 1 here (its entry 0 is a placeholder). */
+static int v4_entries(ps_cursor *c, uint64_t **dirs, size_t *nr)
+{
+    size_t cap = 0;
+    uint64_t dir, skip;
+
+    while (ps_cursor__left(c) > 0 && c->p[c->pos] != 0)
+        if (skip_cstr(c) < 0)
+            return -1;
+    if (skip_n(c, 1) < 0)
+        return -1;
+    while (ps_cursor__left(c) > 0 && c->p[c->pos] != 0) {
+        if (skip_cstr(c) < 0 || get_uleb(c, &dir) < 0 || get_uleb(c, &skip) < 0 ||
+            get_uleb(c, &skip) < 0)
+            return -1;
+        if (*nr + 1 >= cap) {
+            size_t n = cap ? cap * 2 : 32;
+            uint64_t *v = realloc(*dirs, n * sizeof(*v));
+
+            if (v == NULL)
+                return -1;
+            *dirs = v;
+            cap = n;
+        }
+        if (*nr == 0)
+            (*dirs)[(*nr)++] = 0;       /* libdw's placeholder entry 0 */
+        (*dirs)[(*nr)++] = dir;
+    }
+    return 0;
+}
+
+/* t->dirs from the header's tables; left empty when they do not parse. */
+static void file_dirs(table *t, const header *h)
+{
+    ps_cursor c = h->tables;
+    int rc;
+
+    if (h->version >= 5)
+        rc = v5_entries(&c, h->dw64, NULL, NULL) < 0 ? -1
+             : v5_entries(&c, h->dw64, &t->dirs, &t->nr_files);
+    else
+        rc = v4_entries(&c, &t->dirs, &t->nr_files);
+    if (rc < 0) {
+        free(t->dirs);
+        t->dirs = NULL;
+        t->nr_files = 0;
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -383,6 +526,7 @@ static int decode(const ps_dwlines *d, table *t)
     if (read_header(d, t->off, &c, &h) < 0)
         return 0;
     t->version = h.version;
+    file_dirs(t, &h);
     regs_reset(&r, &h);
     while (ps_cursor__left(&c) > 0) {
         uint8_t op;
@@ -440,6 +584,7 @@ void ps_dwlines__free(ps_dwlines *d)
     for (i = 0; i < d->nr; i++) {
         free(d->tables[i].rows);
         free(d->tables[i].seqs);
+        free(d->tables[i].dirs);
     }
     free(d->tables);
     ps_u64map__free(&d->by_off);
@@ -518,4 +663,14 @@ int ps_dwlines__version(ps_dwlines *d, uint64_t off)
     table *t = table_get(d, off);
 
     return t != NULL ? t->version : 0;
+}
+
+int ps_dwlines__file_dir(ps_dwlines *d, uint64_t off, uint64_t file, uint64_t *dir)
+{
+    table *t = table_get(d, off);
+
+    if (t == NULL || file >= t->nr_files)
+        return 0;
+    *dir = t->dirs[file];
+    return 1;
 }

@@ -45,4 +45,11 @@ int ps_dwlines__find(ps_dwlines *d, uint64_t off, uint64_t addr, uint64_t *file,
 /** The DWARF version of the program at off (after a find there), 0 if unknown. */
 int ps_dwlines__version(ps_dwlines *d, uint64_t off);
 
+/**
+ * The directory index of file `file` (numbered as for ps_dwlines__find)
+ * in the program at off: an index into libdw's dwarf_getsrcdirs() list.
+ * @return 1 known, 0 not (no such file, or a table that does not parse)
+ */
+int ps_dwlines__file_dir(ps_dwlines *d, uint64_t off, uint64_t file, uint64_t *dir);
+
 #endif /* PS_DWLINE_H */

@@ -41,6 +41,7 @@ struct ps_resolver {
     size_t      unwound_from;   /* the last chain's first unwound frame */
     ps_srcline *srcline;        /* owned */
     int         inline_on, demangle;
+    int         full_srcpath;   /* ps_resolver__set_full_srcpath() */
     ps_frame   *raw, *out;      /* owned: chains before / after expansion */
     size_t      cap_raw, cap_out;
     ps_arena    names;          /* demangled inline names */
@@ -363,6 +364,11 @@ void ps_resolver__set_inline(ps_resolver *r, int on)
     r->inline_on = on;
 }
 
+void ps_resolver__set_full_srcpath(ps_resolver *r, int on)
+{
+    r->full_srcpath = on;
+}
+
 static int reserve(ps_frame **v, size_t *cap, size_t n)
 {
     ps_frame *p;
@@ -548,7 +554,8 @@ const char *ps_resolver__srcline(ps_resolver *r, const ps_frame *f, char *buf, s
             return NULL;    /* map__fprintf_srcline() skips "??:0" */
     }
     if (l != NULL) {
-        snprintf(buf, size, "%s:%u", l->file ? base_name(l->file) : "??", l->line);
+        snprintf(buf, size, "%s:%u",
+                 l->file == NULL ? "??" : r->full_srcpath ? l->file : base_name(l->file), l->line);
         return buf;
     }
     /* perf's fallback names the DSO by its short name */

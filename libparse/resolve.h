@@ -107,6 +107,13 @@ size_t ps_resolver__callchain_max(const ps_sample *smp, unsigned max_stack);
 void ps_resolver__set_inline(ps_resolver *r, int on);
 
 /**
+ * ps_resolver__srcline() names the source file by its whole path, as
+ * addr2line gives it (perf's --full-source-path), instead of its last
+ * component (the default).
+ */
+void ps_resolver__set_full_srcpath(ps_resolver *r, int on);
+
+/**
  * The call chain as perf prints it: ps_resolver__callchain() with inline
  * expansion. *frames is Borrowed until the next call.
  * @return the number of frames, 0 also when out of memory

@@ -29,6 +29,7 @@
 #include <gelf.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -60,6 +61,9 @@ typedef struct srcfile {
     ps_bfdsyms      *syms;      /* owned: .symtab as binutils reads it */
     ps_dwfuncs      *funcs;     /* owned: each CU's functions as binutils has them */
     int              no_dwarf;  /* binutils refuses its DWARF: symbols only */
+    ps_u64map        bfd_files; /* libdw's name of a line-table file -> binutils'
+                                 * (see bfd_filename) */
+    ps_arena         names;     /* the names bfd_files holds */
     ps_u64map        bfd_names; /* function DIE offset -> the name binutils
                                  * now has for it (see innermost_name) */
     ps_srcinfo      *answers;   /* owned, each loc owned (malloc) */
@@ -300,6 +304,8 @@ static srcfile *file_add(ps_srcline *c, const char *path)
     f->fd = f->dfd = -1;
     ps_u64map__init(&f->by_addr);
     ps_u64map__init(&f->bfd_names);
+    ps_u64map__init(&f->bfd_files);
+    ps_arena__init(&f->names);
     f->next = c->buckets[h & (c->nr_buckets - 1)];
     c->buckets[h & (c->nr_buckets - 1)] = f;
     c->nr_files++;
@@ -383,6 +389,8 @@ static void file_free(srcfile *f)
     free(f->answers);
     ps_u64map__free(&f->by_addr);
     ps_u64map__free(&f->bfd_names);
+    ps_u64map__free(&f->bfd_files);
+    ps_arena__free(&f->names);
     file_close(f);
     free(f->path);
     free(f);
@@ -508,19 +516,79 @@ static const char *innermost_name(srcfile *f, Dwarf_Die *cu, Dwarf_Die *die, uin
     return sym;
 }
 
+/* File idx of cu's line table (at off), named as binutils 2.40 names it
+ * (BFD's concat_filename): a relative name under its directory, and a
+ * relative directory (or none: DWARF 4's index 0) under the CU's
+ * DW_AT_comp_dir, even where DWARF 5's directory 0 is that comp_dir
+ * already ("./libio/./libio/libioP.h"). libdw puts only the directory in
+ * front, so its name is taken apart at that directory. Only perf's --full-source-path shows the difference: the last
+ * component is the same. NULL: no such file, or no memory. */
+static const char *bfd_filename(srcfile *f, Dwarf_Die *cu, uint64_t off, Dwarf_Files *files,
+                                size_t idx)
+{
+    const char *name = dwarf_filesrc(files, idx, NULL, NULL), *comp, *raw = name, *sub = NULL;
+    const char *const *dirs;
+    Dwarf_Attribute a;
+    uint64_t *known, d;
+    size_t ndirs, n;
+    char *out;
+
+    if (name == NULL || ps_dwlines__file_dir(f->lines, off, idx, &d) <= 0 ||
+        dwarf_getsrcdirs(files, &dirs, &ndirs) != 0 || d >= ndirs)
+        return name;
+    if ((known = ps_u64map__get(&f->bfd_files, (uintptr_t)name)) != NULL)
+        return (const char *)(uintptr_t)*known;
+    n = dirs[d] != NULL ? strlen(dirs[d]) : 0;
+    if (n > 0 && strncmp(name, dirs[d], n) == 0 && name[n] == '/')
+        raw = name + n + 1;
+    if ((d > 0 || ps_dwlines__version(f->lines, off) >= 5) && n > 0)
+        sub = dirs[d];
+    comp = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
+    if (raw[0] == '/' || (sub != NULL && sub[0] == '/') || comp == NULL)
+        return name;    /* as libdw has it: the absolute part, then the rest */
+    n = strlen(comp) + (sub != NULL ? strlen(sub) + 1 : 0) + strlen(raw) + 2;
+    if ((out = ps_arena__alloc(&f->names, n)) == NULL)
+        return NULL;
+    if (sub != NULL)
+        snprintf(out, n, "%s/%s/%s", comp, sub, raw);
+    else
+        snprintf(out, n, "%s/%s", comp, raw);
+    if (ps_u64map__put(&f->bfd_files, (uintptr_t)name, (uintptr_t)out) < 0)
+        return NULL;
+    return out;
+}
+
+/* The CU's line program offset (DW_AT_stmt_list). 0 when it has none. */
+static int stmt_list(Dwarf_Die *cu, uint64_t *off)
+{
+    Dwarf_Attribute a;
+    Dwarf_Word v;
+
+    if (dwarf_attr(cu, DW_AT_stmt_list, &a) == NULL || dwarf_formudata(&a, &v) != 0)
+        return 0;
+    *off = v;
+    return 1;
+}
+
 /* Where an inlined instance was called from: DW_AT_call_file / _line. */
-static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, unsigned *line)
+static void call_site(srcfile *f, Dwarf_Die *cu, Dwarf_Die *inl, const char **file,
+                      unsigned *line)
 {
     Dwarf_Attribute a;
     Dwarf_Word v;
     Dwarf_Files *files;
     size_t nfiles;
 
+    uint64_t off = UINT64_MAX;
+
     *file = NULL;
     *line = 0;
     if (dwarf_attr(inl, DW_AT_call_file, &a) != NULL && dwarf_formudata(&a, &v) == 0 &&
-        dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && v < nfiles)
+        dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && v < nfiles) {
         *file = dwarf_filesrc(files, (size_t)v, NULL, NULL);
+        if (f->lines != NULL && stmt_list(cu, &off))
+            *file = bfd_filename(f, cu, off, files, (size_t)v);
+    }
     if (dwarf_attr(inl, DW_AT_call_line, &a) != NULL && dwarf_formudata(&a, &v) == 0 &&
         v <= UINT32_MAX)
         *line = (unsigned)v;
@@ -531,22 +599,19 @@ static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, unsigned
  * @return 1 found, 0 not, -1 out of memory */
 static int line_of(srcfile *f, Dwarf_Die *cu, uint64_t addr, const char **file, unsigned *line)
 {
-    Dwarf_Attribute a;
-    Dwarf_Word off;
     Dwarf_Files *files;
-    uint64_t idx;
+    uint64_t idx, off;
     size_t nfiles;
     int rc;
 
-    if (f->lines == NULL || dwarf_attr(cu, DW_AT_stmt_list, &a) == NULL ||
-        dwarf_formudata(&a, &off) != 0)
+    if (f->lines == NULL || !stmt_list(cu, &off))
         return 0;
     if ((rc = ps_dwlines__find(f->lines, off, addr, &idx, line)) <= 0)
         return rc;
     *file = "<unknown>";
     if ((idx > 0 || ps_dwlines__version(f->lines, off) >= 5) &&
         dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && idx < nfiles)
-        *file = dwarf_filesrc(files, (size_t)idx, NULL, NULL);
+        *file = bfd_filename(f, cu, off, files, (size_t)idx);
     return 1;
 }
 
@@ -580,7 +645,7 @@ static int answer(srcfile *f, uint64_t addr, loclist *out)
     if (dwarf_tag(&chain[0]) != DW_TAG_inlined_subroutine)
         return 0;
     for (i = 1; i < n && out->nr <= MAX_INLINE_NEST; i++) {
-        call_site(&cu, &chain[i - 1], &file, &line);
+        call_site(f, &cu, &chain[i - 1], &file, &line);
         if (loc_push(out, function_name(f, &cu, &chain[i], &linkage), file, line) < 0)
             return -1;
     }

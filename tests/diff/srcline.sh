@@ -10,8 +10,8 @@
 # /usr/lib/debug (libc6-dbg: DWARF 5 from headers, gas aliases, compressed
 # sections binutils refuses; the big ones and a sample of the others).
 # Addresses: inside function symbols, and a few
-# anywhere in each file's executable sections. File names compare by their
-# last component, which is all perf prints.
+# anywhere in each file's executable sections. File names compare whole
+# (perf prints them whole with --full-source-path).
 source "$(dirname "$0")/lib.sh"
 if ! command -v addr2line >/dev/null; then
     fail "srcline-deps: addr2line (binutils) is not installed; run 'make deps'"
@@ -154,9 +154,9 @@ print("\n".join("%x" % a for a in addrs))
 PY
 }
 
-# addr2line's lines, with file names cut to their last component.
+# addr2line's lines without the discriminators (perf drops them too).
 normalize() {
-    sed -E -e 's/ \(discriminator [0-9]+\)$//' -e 's#^.*/([^/]*:[0-9?]+)$#\1#'
+    sed -E -e 's/ \(discriminator [0-9]+\)$//'
 }
 
 compare() {     # FILE LABEL MAX [SYMBOL-FILE]

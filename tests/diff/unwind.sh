@@ -151,6 +151,13 @@ C="$SHARED/corpus/captures"
 same "dwarf-inline.data -F +uregs" "$ROOT/testdata/dwarf-inline.data" -F +uregs
 same "dwarf-shlib.data -F comm,ip,sym,uregs,srcline" "$ROOT/testdata/dwarf-shlib.data" \
     -F comm,ip,sym,uregs,srcline
+# --full-source-path: srcline with binutils' whole file names (DWARF 5
+# libc's "./stdlib/./stdlib/msort.c", the programs' absolute ones)
+same "dwarf-shlib.data -F +srcline --full-source-path" "$ROOT/testdata/dwarf-shlib.data" \
+    -F +srcline --full-source-path
+same "dwarf-inline.data -F comm,ip,sym,srcline --full-source-path" \
+    "$ROOT/testdata/dwarf-inline.data" -F comm,ip,sym,srcline --full-source-path
+same "cpuhog-fp.data -F +srcline --full-source-path" "$C/cpuhog-fp.data" -F +srcline --full-source-path
 same "sample-fields.data -F +iregs,+uregs" "$C/sample-fields.data" -F +iregs,+uregs
 same "sample-fields.data -F ip,sym,iregs" "$C/sample-fields.data" -F ip,sym,iregs
 perf_run script -F +iregs -i "$C/cpuhog-fp.data" > /dev/null 2> "$TMPD/perf.err"

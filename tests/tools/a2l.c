@@ -3,7 +3,7 @@
  * a2l.c - `a2l FILE < addresses`: libparse's srcline answers printed the
  * way `addr2line -a -i -f -e FILE` (binutils) prints them, one hex
  * address per input line, so tests/diff/srcline.sh can compare the two
- * (file names by their last component, which is all perf prints).
+ * (file names whole, as --full-source-path makes perf print them).
  */
 #include <inttypes.h>
 #include <stdio.h>
