@@ -140,6 +140,8 @@ int filter_option(sample_filter *f, const char *cmd, int c, const char *arg)
     case OPT_FILTER_COMMS: l = &f->comms; break;
     case OPT_FILTER_PIDS: l = &f->pids; break;
     case OPT_FILTER_TIDS: l = &f->tids; break;
+    case OPT_FILTER_DSOS: l = &f->dsos; break;
+    case 'S': l = &f->syms; break;
     case 'C':
         if (filter_cpus_parse(f, arg) < 0) {
             cmd_usage_error(cmd, "bad cpu list '%s'", arg);
@@ -194,9 +196,28 @@ int filter_check_cpus(const sample_filter *f, ps_session *s)
     return 0;
 }
 
-int filter_skip(const sample_filter *f, ps_resolver *res, const ps_sample *smp,
+/* --dsos and --symbols on the sample ip, as machine__resolve(): an ip in
+ * no map passes --dsos (perf checks the DSO of a map only), a DSO matches
+ * by its short name or its whole path, a symbol by its name. */
+static int where_skip(const sample_filter *f, ps_resolver *res, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+    ps_frame fr;
+    char jit[32];
+
+    ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
+                      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
+    if (f->dsos.n && fr.map != NULL &&
+        !list_has_str(&f->dsos, ps_dso_short_name(fr.r.dso, jit, sizeof(jit))) &&
+        !list_has_str(&f->dsos, fr.r.dso))
+        return 1;
+    return f->syms.n && (fr.r.sym == NULL || !list_has_str(&f->syms, fr.r.sym->name));
+}
+
+int filter_skip(const sample_filter *f, ps_resolver *res, const ps_event *ev,
                 const ps_evsel *e)
 {
+    const ps_sample *smp = &ev->u.sample;
     char buf[32];
 
     if (f->has_time_range && (smp->time < f->time_start || smp->time > f->time_end))
@@ -213,12 +234,13 @@ int filter_skip(const sample_filter *f, ps_resolver *res, const ps_sample *smp,
         return 1;
     if (f->events.n && (e == NULL || e->name == NULL || !list_has_str(&f->events, e->name)))
         return 1;
-    return 0;
+    return (f->dsos.n || f->syms.n) && where_skip(f, res, ev);
 }
 
 int filter_active(const sample_filter *f)
 {
-    return f->comms.n || f->pids.n || f->tids.n || f->events.n || f->cpus || f->has_time_range;
+    return f->comms.n || f->pids.n || f->tids.n || f->events.n || f->dsos.n || f->syms.n ||
+           f->cpus || f->has_time_range;
 }
 
 void filter_free(sample_filter *f)
@@ -227,6 +249,8 @@ void filter_free(sample_filter *f)
     list_free(&f->pids);
     list_free(&f->tids);
     list_free(&f->events);
+    list_free(&f->dsos);
+    list_free(&f->syms);
     free(f->cpus);
     f->cpus = NULL;
 }

@@ -20,13 +20,15 @@ typedef struct filter_list { char **v; size_t n; } filter_list;
 
 typedef struct sample_filter {
     filter_list    comms, pids, tids, events;
+    filter_list    dsos, syms;      /* --dsos, -S/--symbols: of the sample ip */
     unsigned char *cpus;            /* owned; FILTER_MAX_CPUS flags, NULL: all */
     int            has_time_range;
     uint64_t       time_start, time_end;    /* ns, inclusive */
 } sample_filter;
 
 /* getopt_long codes of the filter options (FILTER_LONG_OPTS) */
-enum { OPT_FILTER_COMMS = 1100, OPT_FILTER_PIDS, OPT_FILTER_TIDS, OPT_FILTER_TIME };
+enum { OPT_FILTER_COMMS = 1100, OPT_FILTER_PIDS, OPT_FILTER_TIDS, OPT_FILTER_TIME,
+       OPT_FILTER_DSOS };
 
 #define FILTER_LONG_OPTS \
     { "comms", required_argument, NULL, OPT_FILTER_COMMS }, \
@@ -35,7 +37,9 @@ enum { OPT_FILTER_COMMS = 1100, OPT_FILTER_PIDS, OPT_FILTER_TIDS, OPT_FILTER_TIM
     { "tid", required_argument, NULL, OPT_FILTER_TIDS }, \
     { "tids", required_argument, NULL, OPT_FILTER_TIDS }, \
     { "cpu", required_argument, NULL, 'C' }, \
-    { "time", required_argument, NULL, OPT_FILTER_TIME }
+    { "time", required_argument, NULL, OPT_FILTER_TIME }, \
+    { "dsos", required_argument, NULL, OPT_FILTER_DSOS }, \
+    { "symbols", required_argument, NULL, 'S' }
 
 #define FILTER_USAGE \
 "      --comms LIST      only these comms (comma-separated)\n" \
@@ -43,10 +47,13 @@ enum { OPT_FILTER_COMMS = 1100, OPT_FILTER_PIDS, OPT_FILTER_TIDS, OPT_FILTER_TIM
 "      --tid LIST        only these thread ids\n" \
 "  -C, --cpu LIST        only these cpus (e.g. 0-2,5)\n" \
 "      --time START,END  only samples in this time range (seconds; either\n" \
-"                        side may be empty)\n"
+"                        side may be empty)\n" \
+"      --dsos LIST       only samples whose ip is in these DSOs (file name or\n" \
+"                        path, [kernel.kallsyms], ...; an ip in no map passes)\n" \
+"  -S, --symbols LIST    only samples whose ip is in these functions\n"
 
 /**
- * Handle one filter option (getopt value c, 'C' included, with its
+ * Handle one filter option (getopt value c, 'C' and 'S' included, with its
  * argument): 1 if handled, 0 if not a filter option, -1 on a bad value
  * (usage message printed for cmd).
  */
@@ -68,10 +75,12 @@ int  filter_cpu_ok(const sample_filter *f, int64_t cpu);
  */
 int  filter_check_cpus(const sample_filter *f, ps_session *s);
 /**
- * Whether smp of event e is left out: --time, --cpu, --comms (the comm the
- * resolver knows now, as perf), --pid, --tid, and --event (e's name).
+ * Whether sample ev of event e is left out: --time, --cpu, --comms (the
+ * comm the resolver knows now, as perf), --pid, --tid, --event (e's name),
+ * and --dsos and --symbols (the map and symbol of the sample ip, as perf's
+ * machine__resolve() filters them).
  */
-int  filter_skip(const sample_filter *f, ps_resolver *res, const ps_sample *smp,
+int  filter_skip(const sample_filter *f, ps_resolver *res, const ps_event *ev,
                  const ps_evsel *e);
 /** Whether any filter is set. */
 int  filter_active(const sample_filter *f);

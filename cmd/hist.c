@@ -257,6 +257,7 @@ static hist_entry *insert(hist *h, const hist_item *it, size_t j)
     memset(e, 0, sizeof(*e));
     e->it = *it;
     e->pair = -1;
+    e->hidden = h->hide_new;
     if ((it->comm && (e->it.comm = hist_str(h, it->comm)) == NULL) ||
         (it->dso && (e->it.dso = hist_str(h, it->dso)) == NULL) ||
         (it->sym && (e->it.sym = hist_str(h, it->sym)) == NULL) ||
@@ -341,7 +342,9 @@ static int cmp_sym(const hist_item *a, const hist_item *b)
         return strcmp(a->sym, b->sym);
     if (a->sym != NULL || b->sym != NULL)
         return a->sym != NULL ? -1 : 1;
-    return a->ip < b->ip ? -1 : a->ip > b->ip;
+    /* perf compares unresolved addresses by their difference, as a
+     * signed number: kernel ones come before user ones */
+    return (int64_t)a->ip < (int64_t)b->ip ? -1 : (int64_t)a->ip > (int64_t)b->ip;
 }
 
 /* perf's DSO order: by short name, rows without a map last */
@@ -357,6 +360,8 @@ int hist_key_cmp(const hist *h, const hist_entry *a, const hist_entry *b)
     int i, c = 0;
 
     for (i = 0; i < h->keys.n && c == 0; i++) {
+        if (h->elide >> h->keys.k[i] & 1)
+            continue;           /* perf's output order skips elided columns */
         switch (h->keys.k[i]) {
         case HK_COMM: c = cmp_str(a->it.comm, b->it.comm); break;
         case HK_PID: case HK_TID: c = (a->it.tid > b->it.tid) - (a->it.tid < b->it.tid); break;
@@ -435,7 +440,8 @@ void hist_key_widths(const hist *h, int *w)
 
     hist_key_widths_init(h, w, &unresolved);
     for (j = 0; j < h->n; j++)
-        hist_key_widths_add(h, &h->v[j], w, &unresolved);
+        if (!h->v[j].hidden)
+            hist_key_widths_add(h, &h->v[j], w, &unresolved);
     hist_key_widths_done(h, w, unresolved);
 }
 
@@ -455,8 +461,11 @@ void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
     int i;
 
     for (i = 0; i < h->keys.n; i++) {
-        int last = i == h->keys.n - 1;     /* perf pads every column but a last symbol */
+        int last = i == h->keys.n - 1;  /* perf pads every column but a last
+                                         * symbol (elided or not) */
 
+        if (h->elide >> h->keys.k[i] & 1)
+            continue;
         fputs("  ", fp);
         switch (h->keys.k[i]) {
         case HK_COMM:
@@ -508,7 +517,7 @@ size_t *hist_order(const hist *h, int children, double limit, size_t *n)
     for (i = 0; i < h->n; i++) {
         const hist_entry *e = &h->v[i];
 
-        if (!children && e->nr_samples == 0)
+        if ((!children && e->nr_samples == 0) || e->hidden)
             continue;
         if (limit > 0 && hist_percent(children ? e->acc_period : e->period,
                                       h->total_period) < limit)

@@ -47,6 +47,8 @@ typedef struct hist_entry {
     uint64_t    acc_period, acc_samples;    /* inclusive, with children */
     uint64_t    stamp;          /* the last sample that added to acc */
     int64_t     pair;           /* diff: the other side's row, -1 none */
+    int         hidden;         /* made by a sample perf report's filters hide
+                                 * (hist.hide_new then): in the totals, not shown */
 } hist_entry;
 
 typedef struct hist {
@@ -54,6 +56,9 @@ typedef struct hist {
     uint32_t    type, idx;      /* the event's attr type, its index */
     uint64_t    config;
     hist_keys   keys;
+    unsigned    elide;          /* 1 << HK_*: keys not shown (perf report's
+                                 * elided columns): they still sort and
+                                 * tell rows apart */
     int         by_name;        /* perf diff's symbol identity */
     hist_entry *v;
     size_t      n, cap;
@@ -61,6 +66,9 @@ typedef struct hist {
     size_t      nslots;
     uint64_t    total_period, nr_samples;
     uint64_t    stamp;
+    int         hide_new;       /* rows made now are hidden: perf decides a
+                                 * row's filtering once, by the sample that
+                                 * makes it (later ones only add to it) */
     struct hist_strs *strs;     /* interned strings; owned */
 } hist;
 
@@ -94,7 +102,8 @@ hist_entry *hist_find(const hist *h, const hist_item *it);
 const char *hist_str(hist *h, const char *s);
 
 /** Compare two rows by the keys (perf's tie order: ascending names and
- * ids, resolved symbols before unresolved addresses). */
+ * ids, resolved symbols before unresolved addresses, these by signed
+ * address), the elided ones skipped. */
 int  hist_key_cmp(const hist *h, const hist_entry *a, const hist_entry *b);
 
 /**

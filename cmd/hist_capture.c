@@ -361,19 +361,6 @@ static int add_children(run *r, walk *w, hist *h, const ps_event *ev, hist_item 
     return add_chain(r, w, h, ev, it, period, self);
 }
 
-/* A hidden sample is resolved all the same: what the resolver loads on
- * first use is loaded when perf would. */
-static void hide_resolve(ps_resolver *res, const ps_event *ev)
-{
-    const ps_sample *smp = &ev->u.sample;
-    char comm[64];
-    ps_frame fr;
-
-    ps_resolver__comm(res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
-    ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
-                      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
-}
-
 /* The sample's own row, from the cache or resolved (its item in *it). */
 /* Key trace: what perf report shows of a tracepoint sample (its print
  * fmt's text, as perf script's trace field), "N/A" for other events.
@@ -509,23 +496,21 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
                      uint64_t period)
 {
     run *r = ctx;
-    const ps_sample *smp = &ev->u.sample;
     ps_resolver *res = walk_resolver(w);
     hist_entry *self;
     hist_item it;
     hist *h;
 
-    if (r->o->filter != NULL && filter_skip(r->o->filter, res, smp, e))
+    if (r->o->filter != NULL && filter_skip(r->o->filter, res, ev, e))
         return 0;
     if ((h = event_hist(r, e)) == NULL)
         goto oom;
     hist_sample_begin(h);
     h->total_period += period;
     h->nr_samples++;
-    if (r->o->hide != NULL && filter_skip(r->o->hide, res, smp, e)) {
-        hide_resolve(res, ev);
-        return 0;
-    }
+    /* a sample the thread, dso and symbol filters hide still counts in
+     * every row it touches; only the rows it makes are hidden */
+    h->hide_new = r->o->hide != NULL && filter_skip(r->o->hide, res, ev, e);
     if (r->defer) {
         int rc = defer_kernel(r, w, h, ev, period);
 

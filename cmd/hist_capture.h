@@ -5,7 +5,9 @@
  * resolves it (walk.h), its period under its own location (self) and, with
  * children, under every distinct location of its call chain (inclusive,
  * once per sample). Samples the filters (filters.h) leave out count nowhere;
- * hidden ones only in the totals, as perf report's thread filters.
+ * hidden ones count as the others, but the rows they make are hidden, as
+ * perf report's thread, dso and symbol filters decide a row's fate by the
+ * sample that makes it.
  */
 #ifndef PS_CMD_HIST_CAPTURE_H
 #define PS_CMD_HIST_CAPTURE_H
@@ -21,9 +23,9 @@ typedef struct hist_capture_opts {
     int                  all_events;    /* a hist for every event, even one
                                          * without samples (perf diff) */
     const sample_filter *filter;        /* samples left out: NULL none */
-    const sample_filter *hide;          /* samples in the totals but in no
-                                         * row (perf report's --comms, --pid,
-                                         * --tid): NULL none */
+    const sample_filter *hide;          /* samples whose new rows are hidden
+                                         * (perf report's --comms, --pid,
+                                         * --tid, --dsos, -S): NULL none */
     const char          *symfs, *kallsyms;
     unsigned             max_stack;     /* 0: perf's 127 */
     ps_ksyms            *ksyms;         /* NULL, or shared (walk.h) */

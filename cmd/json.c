@@ -135,7 +135,7 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     if (!r->started && start(r, w) < 0)
         return -1;
     r->nr_samples++;
-    if (filter_skip(&r->filter, walk_resolver(w), &ev->u.sample, e)) {
+    if (filter_skip(&r->filter, walk_resolver(w), ev, e)) {
         r->nr_filtered++;
         return 0;
     }
@@ -246,7 +246,7 @@ static int parse_args(json_run *r, int argc, char **argv, const char **output)
 {
     int c, rc;
 
-    while ((c = getopt_long(argc, argv, "o:C:e:i:qh", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:C:S:e:i:qh", long_opts, NULL)) != -1) {
         int in = cmd_input_option("json", &r->in, c, optarg);
 
         if (in == 0)

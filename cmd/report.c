@@ -72,6 +72,9 @@ typedef struct report {
     double            limit;
     int               json;
     int               sorted;       /* --sort given */
+    hist_keys         elided;       /* sort keys a one-value filter names,
+                                     * in sort order ("# comm: x" lines) */
+    unsigned          elide;        /* of those, the columns not shown (hist.elide) */
     hist_set          set;
 } report;
 
@@ -94,9 +97,12 @@ static void print_header(FILE *fp, const hist *h, int children, const int *w)
 
     fputs(children ? "# Children      Self" : "# Overhead", fp);
     for (i = 0; i < h->keys.n; i++)
-        fprintf(fp, "  %-*s", w[i], hist_key_header(h->keys.k[i]));
+        if (!(h->elide >> h->keys.k[i] & 1))
+            fprintf(fp, "  %-*s", w[i], hist_key_header(h->keys.k[i]));
     fputs(children ? "\n# ........  ........" : "\n# ........", fp);
     for (i = 0; i < h->keys.n; i++) {
+        if (h->elide >> h->keys.k[i] & 1)
+            continue;
         fputs("  ", fp);
         for (int j = 0; j < w[i]; j++)
             fputc('.', fp);
@@ -183,6 +189,15 @@ static const char *key_name(int key)
     return names[key];
 }
 
+/* The one value a filter leaves a sort key (NULL: none, or several). */
+static const char *one_value(const report *r, int key)
+{
+    const filter_list *l = key == HK_COMM ? &r->filter.comms : key == HK_DSO ? &r->filter.dsos
+                         : key == HK_SYM ? &r->filter.syms : NULL;
+
+    return l != NULL && l->n == 1 ? l->v[0] : NULL;
+}
+
 static json_t *event_json(const report *r, const hist *h, const size_t *order, size_t n)
 {
     json_t *o = json_object(), *rows = json_array();
@@ -207,7 +222,7 @@ static int parse_args(report *r, int argc, char **argv)
     int c, k;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "i:qs:C:h", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "i:qs:C:S:h", long_opts, NULL)) != -1) {
         if (c == OPT_FILTER_TIME)
             r->time_arg = optarg;
         if ((k = cmd_input_option("report", &r->in, c, optarg)) != 0 ||
@@ -267,8 +282,9 @@ static int write_all(report *r)
     } else if (!r->json) {
         printf("# To display the perf.data header info, please use "
                "--header/--header-only options.\n#\n");
-        if (r->filter.comms.n == 1)
-            printf("# comm: %s\n", r->filter.comms.v[0]);
+        for (int k = 0; k < r->elided.n; k++)
+            printf("# %s: %s\n", r->elided.k[k] == HK_SYM ? "symbol" : key_name(r->elided.k[k]),
+                   one_value(r, r->elided.k[k]));
         printf("#\n# Total Lost Samples: %lu\n#\n", (unsigned long)r->set.nr_lost_samples);
     }
     for (i = 0; i < r->set.n && rc == EXIT_OK; i++) {
@@ -329,16 +345,24 @@ static int all_tracepoints(const input_opts *in)
     return all;
 }
 
-static void elide(hist_keys *k, int key)
+/* perf's sort__setup_elide(): a column whose filter leaves it one value is
+ * not shown (its value is said above the table), unless that would leave
+ * no column at all. Such a key still sorts and tells rows apart (an ip in
+ * no map passes --dsos: its "[unknown]" rows stay apart). */
+static void elide(report *r)
 {
-    int i, j = 0;
+    const hist_keys *k = &r->ho.keys;
+    int i;
 
-    if (k->n < 2)
-        return;
+    r->elided.n = 0;
+    r->elide = 0;
     for (i = 0; i < k->n; i++)
-        if (k->k[i] != key)
-            k->k[j++] = k->k[i];
-    k->n = j;
+        if (one_value(r, k->k[i]) != NULL) {
+            r->elided.k[r->elided.n++] = k->k[i];
+            r->elide |= 1u << k->k[i];
+        }
+    if (r->elided.n == k->n)
+        r->elide = 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -354,7 +378,8 @@ int cmd_report(int argc, char **argv)
         if (!r.sorted && all_tracepoints(&r.in))
             hist_keys_parse(&r.ho.keys, "trace", &bad, &bad_len);
         /* perf report drops samples by cpu and time, and hides the
-         * others of the thread filters (they stay in the totals) */
+         * others of the thread, dso and symbol filters (they stay in
+         * the totals) */
         r.hard = r.filter;
         memset(&r.hard.comms, 0, sizeof(r.hard.comms));
         memset(&r.hard.pids, 0, sizeof(r.hard.pids));
@@ -363,13 +388,17 @@ int cmd_report(int argc, char **argv)
         r.soft.comms = r.filter.comms;
         r.soft.pids = r.filter.pids;
         r.soft.tids = r.filter.tids;
-        /* perf elides a column its filter leaves one value in */
-        if (r.filter.comms.n == 1)
-            elide(&r.ho.keys, HK_COMM);
+        memset(&r.hard.dsos, 0, sizeof(r.hard.dsos));
+        memset(&r.hard.syms, 0, sizeof(r.hard.syms));
+        r.soft.dsos = r.filter.dsos;
+        r.soft.syms = r.filter.syms;
+        elide(&r);
         r.ho.filter = filter_active(&r.hard) ? &r.hard : NULL;
         r.ho.hide = filter_active(&r.soft) ? &r.soft : NULL;
         r.ho.ksyms = ps_ksyms__new();   /* kallsyms in a thread; NULL: inline */
         rc = hist_capture("report", &r.in, &r.ho, &r.set);
+        for (size_t i = 0; i < r.set.n; i++)
+            r.set.ev[i].elide = r.elide;
         ps_ksyms__free(r.ho.ksyms);
         if (rc == EXIT_OK) {
             /* perf report shows children only when there are call chains */

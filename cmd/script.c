@@ -564,7 +564,7 @@ static int on_sample(script *sc, const ps_event *ev)
 
     if (ev->evsel == NULL)
         return 0;
-    if (filter_skip(&sc->filter, sc->res, smp, NULL))
+    if (filter_skip(&sc->filter, sc->res, ev, NULL))
         return 0;
     if (smp->sample_type & PERF_SAMPLE_READ)
         return print_read_sample(sc, ev);
@@ -741,7 +741,7 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "F:GC:i:qh", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "F:GC:S:i:qh", long_opts, NULL)) != -1) {
         int r = cmd_input_option("script", in, c, optarg);
 
         if (r == 0)

@@ -7,8 +7,8 @@
 #    captures, and for more keys on a few;
 #  - --children (perf --children -g none) on captures with call chains,
 #    frame-pointer and DWARF (inlined entries) alike;
-#  - --percent-limit and the filters: --comms (one elides the column),
-#    --tid, --cpu;
+#  - --percent-limit and the filters: --comms, --dsos, -S (one value
+#    elides the column), --tid, --cpu;
 #  - --json validates against schemas/report.schema.json (itself a valid
 #    2020-12 schema) and holds the text table's rows and percentages;
 #  - a capture without samples, bad usage;
@@ -34,6 +34,8 @@ preport() {     # perf report --stdio without its tip
 }
 check() {       # NAME CAPTURE "perfsift opts" "perf opts"
     local name=$1 cap=$2 ours=$3 theirs=$4
+    local -
+    set -f      # options like "--dsos [kernel.kallsyms]" are not globs
     # shellcheck disable=SC2086
     preport -i "$cap" $theirs > "$TMPD/perf.txt"
     # shellcheck disable=SC2086
@@ -77,6 +79,22 @@ check filter "$C/mthread-fp.data" "--comms worker-1,mt-main" "--no-children -g n
 check filter "$C/mthread-fp.data" "--comms worker-1 --children" "--children -g none --comms worker-1"
 check filter "$C/mthread-fp.data" "--tid 22983" "--no-children -g none --tid 22983"
 check filter "$C/sched-tp-syswide.data" "-C 1" "--no-children -g none --cpu 1 --sort comm,dso,sym"
+# --dsos and -S (perf hides the rows a filtered sample makes, and keeps the
+# rows it only adds to: with keys that do not separate the filtered samples
+# the percentages hold them too); one value elides its column, all three
+# elided show every column
+for m in --no-children --children; do
+    check filter "$C/cpuhog-fp.data" "$m --dsos [kernel.kallsyms]" "$m -g none --dsos [kernel.kallsyms]"
+    check filter "$C/cpuhog-fp.data" "$m -S foo,bar --sort comm,sym" "$m -g none -S foo,bar --sort comm,sym"
+done
+check filter "$C/cpuhog-fp.data" "--sort dso -S foo" "--no-children -g none --sort dso -S foo"
+check filter "$C/cpuhog-fp.data" "--sort comm --dsos cpuhog,libc.so.6" \
+    "--no-children -g none --sort comm --dsos cpuhog,libc.so.6"
+check filter "$C/mthread-fp.data" "--sort dso --comms worker-1" "--no-children -g none --sort dso --comms worker-1"
+check filter "$C/cpuhog-fp.data" "--comms cpuhog --dsos cpuhog -S foo" \
+    "--no-children -g none --comms cpuhog --dsos cpuhog -S foo"
+check filter "$C/cpuhog-fp.data" "--sort sym,dso --dsos cpuhog -S foo" \
+    "--no-children -g none --sort sym,dso --dsos cpuhog -S foo"
 check no-samples "$C/stat-record.data" "" "--no-children -g none"
 # only tracepoints (testdata/tp-only.data): perf's default sort is the
 # trace text; with other keys after it (before it, perf's column width is

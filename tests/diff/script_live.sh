@@ -6,7 +6,8 @@
 #   - frame-pointer call chains through kernel and user space,
 #   - a C++ program (demangling as perf's),
 #   - tracepoints printing kernel functions with %ps (resolved),
-#   - a pipe-mode capture (no build-ids: kallsyms used unchecked).
+#   - a pipe-mode capture (no build-ids: kallsyms used unchecked);
+#   - the --dsos and -S filters.
 source "$(dirname "$0")/lib.sh"
 require_perf
 W='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; ls -R /usr/lib > /dev/null'
@@ -58,6 +59,12 @@ if record fp -g -F 999 -- sh -c "$W"; then
         fail "script-live fp: no symbolized kernel frame (is /proc/kallsyms readable?)"
     compare fp "$TMPD/fp.data" -G --ns
     compare fp "$TMPD/fp.data" -F comm,pid,tid,time,ip,sym,dso --max-stack 4
+    # --dsos (short names or a whole path) and -S (the sample ip's symbol)
+    compare fp "$TMPD/fp.data" --dsos '[kernel.kallsyms]' -G
+    compare fp "$TMPD/fp.data" --dsos "libc.so.6,$(readlink -f "$(command -v sh)")"
+    syms=$("$PERFSIFT" script -q -G -F ip,sym "$TMPD/fp.data" | awk "{ print \$2 }" | sort | uniq -c | sort -rn |
+           awk '$2 != "[unknown]" && n < 2 { printf "%s%s", (n++ ? "," : ""), $2 }')
+    compare fp "$TMPD/fp.data" -S "$syms" -F comm,tid,ip,sym
 fi
 if [ -n "$CXX" ] && $CXX -O1 -g -fno-omit-frame-pointer -o "$TMPD/k" "$TMPD/k.cc"; then
     if record cxx -g -F 999 -- "$TMPD/k"; then
@@ -66,6 +73,7 @@ if [ -n "$CXX" ] && $CXX -O1 -g -fno-omit-frame-pointer -o "$TMPD/k" "$TMPD/k.cc
             pass "script-live cxx: C++ names demangled (ns::Box<long>::work)" ||
             fail "script-live cxx: no demangled ns::Box<long>::work frame"
         compare cxx "$TMPD/cxx.data" --no-demangle -G
+        compare cxx "$TMPD/cxx.data" -S 'ns::Box<long>::work' --dsos k -G
     fi
 else
     fail "script-live cxx: no C++ compiler (make deps installs g++)"
