@@ -39,6 +39,7 @@ typedef struct hp_ctx {
     const ps_header   *h;
     const ps_features *f;
     int                pipe;
+    int                brief;   /* perf without -I (header_printer.brief) */
     header_printer    *hp;      /* pipe mode: the names perf has settled */
 } hp_ctx;
 
@@ -1027,7 +1028,7 @@ static void print_pmu_caps(const hp_ctx *c, int ok)
 /* ------------------------------------------------------------------------ */
 /* The table: perf 6.1's printer and "processing failure stops the rest"    */
 
-enum { STOPS = 1, NO_PIPE = 2 };
+enum { STOPS = 1, NO_PIPE = 2, FULL_ONLY = 4 };
 
 typedef int (*feat_reject_fn)(const hp_ctx *c);
 
@@ -1035,7 +1036,9 @@ static const struct feat_printer {
     feat_print_fn  print;
     feat_reject_fn rejects;     /* perf's processing refuses decoded data */
     unsigned       flags;       /* STOPS: a failure ends perf's processing;
-                                 * NO_PIPE: never printed from a pipe stream */
+                                 * NO_PIPE: never printed from a pipe stream;
+                                 * FULL_ONLY: printed with -I only, else
+                                 * "info available" */
 } printers[LAST_FEATURE_61] = {
     [PS_HEADER_TRACING_DATA]    = { NULL, NULL, STOPS },
     [PS_HEADER_BUILD_ID]        = { NULL, NULL, 0 },
@@ -1049,16 +1052,16 @@ static const struct feat_printer {
     [PS_HEADER_TOTAL_MEM]       = { print_total_mem, NULL, STOPS },
     [PS_HEADER_CMDLINE]         = { print_cmdline, NULL, STOPS },
     [PS_HEADER_EVENT_DESC]      = { print_event_desc, NULL, 0 },
-    [PS_HEADER_CPU_TOPOLOGY]    = { print_cpu_topology, cpu_topology_rejected, STOPS },
-    [PS_HEADER_NUMA_TOPOLOGY]   = { print_numa_topology, numa_rejected, STOPS },
+    [PS_HEADER_CPU_TOPOLOGY]    = { print_cpu_topology, cpu_topology_rejected, STOPS | FULL_ONLY },
+    [PS_HEADER_NUMA_TOPOLOGY]   = { print_numa_topology, numa_rejected, STOPS | FULL_ONLY },
     [PS_HEADER_BRANCH_STACK]    = { print_branch_stack, NULL, NO_PIPE },
     [PS_HEADER_PMU_MAPPINGS]    = { print_pmu_mappings, NULL, STOPS },
     [PS_HEADER_GROUP_DESC]      = { print_group_desc, NULL, STOPS },
     [PS_HEADER_AUXTRACE]        = { print_auxtrace, NULL, STOPS },
     [PS_HEADER_STAT]            = { print_stat, NULL, NO_PIPE },
-    [PS_HEADER_CACHE]           = { print_cache, NULL, STOPS },
+    [PS_HEADER_CACHE]           = { print_cache, NULL, STOPS | FULL_ONLY },
     [PS_HEADER_SAMPLE_TIME]     = { print_sample_time, NULL, STOPS },
-    [PS_HEADER_MEM_TOPOLOGY]    = { print_mem_topology, NULL, STOPS },
+    [PS_HEADER_MEM_TOPOLOGY]    = { print_mem_topology, NULL, STOPS | FULL_ONLY },
     [PS_HEADER_CLOCKID]         = { print_clockid, NULL, STOPS },
     [PS_HEADER_DIR_FORMAT]      = { print_dir_format, dir_format_rejected, STOPS | NO_PIPE },
     [PS_HEADER_BPF_PROG_INFO]   = { print_bpf_prog_info, NULL, STOPS },
@@ -1066,9 +1069,21 @@ static const struct feat_printer {
     [PS_HEADER_COMPRESSED]      = { print_compressed, NULL, STOPS },
     [PS_HEADER_CPU_PMU_CAPS]    = { print_cpu_pmu_caps, NULL, STOPS },
     [PS_HEADER_CLOCK_DATA]      = { print_clock_data, NULL, STOPS },
-    [PS_HEADER_HYBRID_TOPOLOGY] = { print_hybrid_topology, NULL, STOPS },
+    [PS_HEADER_HYBRID_TOPOLOGY] = { print_hybrid_topology, NULL, STOPS | FULL_ONLY },
     [PS_HEADER_PMU_CAPS]        = { print_pmu_caps, NULL, STOPS },
 };
+
+/* A feature's text, or without -I for the ones perf keeps for it, the
+ * line that says it is there. */
+static void print_feature(const hp_ctx *c, unsigned feat, int ok)
+{
+    const struct feat_printer *p = &printers[feat];
+
+    if (c->brief && (p->flags & FULL_ONLY))
+        fprintf(c->out, "# %s info available, use -I to display\n", ps_feature_name(feat));
+    else
+        p->print(c, ok);
+}
 
 /* Whether perf's processing of feat fails: our decoder failed, or perf
  * refuses what it decoded. */
@@ -1128,7 +1143,7 @@ static void print_file_features(const hp_ctx *c)
             continue;
         failed = perf_fails(c, feat);
         if (p->print)
-            p->print(c, !stopped && !feature_failed(c->f, feat));
+            print_feature(c, feat, !stopped && !feature_failed(c->f, feat));
         if (failed && (p->flags & STOPS))
             stopped = 1;
     }
@@ -1152,7 +1167,7 @@ static int print_pipe_feature(const hp_ctx *c, uint64_t feat)
         return (feat == PS_HEADER_DIR_FORMAT) ? -1 : 0;
     if (perf_fails(c, (unsigned)feat) && feat != PS_HEADER_EVENT_DESC)
         return -1;      /* perf prints a pipe feature only once processed */
-    p->print(c, 1);
+    print_feature(c, (unsigned)feat, 1);
     return 0;
 }
 
@@ -1163,6 +1178,7 @@ static void ctx_init(hp_ctx *c, FILE *out, ps_session *s, header_printer *hp)
     c->h = ps_session_header(s);
     c->f = ps_session_features(s);
     c->pipe = c->h->container == PS_CONTAINER_PIPE;
+    c->brief = hp != NULL && hp->brief;
     c->hp = c->pipe ? hp : NULL;
 }
 
@@ -1182,16 +1198,22 @@ static void settle_desc_names(const hp_ctx *c)
             c->hp->names[i] = nz(f->event_desc.events[i].name);
 }
 
-void header_print_begin(header_printer *hp, FILE *out, ps_session *s)
+void header_print_init(header_printer *hp, FILE *out, ps_session *s, int brief)
 {
-    hp_ctx c;
-
+    hp->brief = brief;
     hp->out = out;
     hp->s = s;
     hp->stopped = 0;
     hp->seen = 0;
     hp->names = NULL;
     hp->nr_names = 0;
+}
+
+void header_print_begin(header_printer *hp, FILE *out, ps_session *s, int brief)
+{
+    hp_ctx c;
+
+    header_print_init(hp, out, s, brief);
     ctx_init(&c, out, s, hp);
     fputs("# ========\n", out);
     print_captured_on(out, c.h->mtime);
@@ -1253,7 +1275,7 @@ int header_print(FILE *out, ps_session *s, const char *display_name)
     ps_error err;
     int rc, pipe = ps_session_header(s)->container == PS_CONTAINER_PIPE;
 
-    header_print_begin(&hp, out, s);
+    header_print_begin(&hp, out, s, 0);
     if (!pipe)
         return 0;
     while ((rc = ps_session_next(&ev, s, &err)) == PS_OK)

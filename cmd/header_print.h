@@ -35,9 +35,15 @@ typedef struct header_printer {
     int         seen;       /* events passed to header_print_event() */
     const char **names;     /* owned: evsel names as perf settled them */
     size_t      nr_names;
+    int         brief;      /* perf without -I: the topology and cache
+                             * features only say they are there */
 } header_printer;
 
-void header_print_begin(header_printer *hp, FILE *out, ps_session *s);
+/* brief: as perf prints without -I (header_printer.brief). */
+void header_print_begin(header_printer *hp, FILE *out, ps_session *s, int brief);
+/* hp set up as by header_print_begin(), nothing printed: a pipe stream's
+ * features alone (perf script -I without --header). */
+void header_print_init(header_printer *hp, FILE *out, ps_session *s, int brief);
 void header_print_event(header_printer *hp, const ps_event *ev);
 void header_print_end(header_printer *hp);
 

@@ -266,7 +266,7 @@ int cmd_info(int argc, char **argv)
         want_events = !json;
     }
     if (want_header && !json)
-        header_print_begin(&hp, stdout, s);
+        header_print_begin(&hp, stdout, s, 0);
     rc = PS_DONE;
     if (want_stats || json || ps_session_header(s)->container == PS_CONTAINER_PIPE)
         rc = read_all(s, &st, want_header && !json ? &hp : NULL, &err);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "common.h"
 #include "filters.h"
+#include "header_print.h"
 #include "linebuf.h"
 #include "read_split.h"
 #include "script.h"
@@ -62,6 +63,9 @@ FILTER_USAGE
 "      --no-demangle     print C++/Rust symbols as they are in the binary\n"
 "      --no-inline       no inlined callers under DWARF-unwound frames\n"
 "      --full-source-path  srcline with the source file's whole path\n"
+"      --header          the capture's header first (perf report --header-only)\n"
+"      --header-only     only the header\n"
+"  -I, --show-info       the header in full (CPU and memory topology, caches)\n"
 INPUT_USAGE
 "  -h, --help            this text\n"
 "\n"
@@ -72,7 +76,7 @@ INPUT_USAGE
 
 enum {
     OPT_NS = 3000, OPT_MAX_STACK, OPT_SYMFS, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_RELTIME, OPT_DELTATIME, OPT_INLINE,
-    OPT_NO_INLINE, OPT_FULL_SRCPATH, OPT_SHOW_BASE
+    OPT_NO_INLINE, OPT_FULL_SRCPATH, OPT_HEADER, OPT_HEADER_ONLY, OPT_SHOW_BASE
 };
 
 static const struct option long_opts[] = {
@@ -98,6 +102,9 @@ static const struct option long_opts[] = {
     { "inline", no_argument, NULL, OPT_INLINE },
     { "no-inline", no_argument, NULL, OPT_NO_INLINE },
     { "full-source-path", no_argument, NULL, OPT_FULL_SRCPATH },
+    { "header", no_argument, NULL, OPT_HEADER },
+    { "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+    { "show-info", no_argument, NULL, 'I' },
     { "help", no_argument, NULL, 'h' },
     INPUT_LONG_OPTS,
     { NULL, 0, NULL, 0 }
@@ -119,6 +126,9 @@ typedef struct script {
     int           has_stat;
     int           no_inline;    /* --no-inline */
     int           full_srcpath; /* --full-source-path */
+    int           header;       /* --header: 1, --header-only: 2 */
+    int           show_info;    /* -I: the header in full */
+    header_printer hp;
     char          srcline[4096 + 32];
     read_split    reads;         /* PERF_SAMPLE_READ: last value per id */
     linebuf       lb;            /* the line being built */
@@ -722,6 +732,10 @@ static int run(script *sc, const input_opts *in)
     int rc;
 
     while ((rc = ps_session_next(&ev, sc->s, &err)) == PS_OK) {
+        if ((sc->header || sc->show_info) && sc->pipe && ev.type == PS_RECORD_HEADER_FEATURE) {
+            lb_flush(&sc->lb, sc->out);     /* a pipe's features print as they come */
+            header_print_event(&sc->hp, &ev);
+        }
         if ((rc = on_event(sc, &ev, &err)) != 0)
             break;
         if (!in->quiet)
@@ -741,7 +755,7 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "F:GC:S:i:qh", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "F:GC:S:Ii:qh", long_opts, NULL)) != -1) {
         int r = cmd_input_option("script", in, c, optarg);
 
         if (r == 0)
@@ -778,6 +792,9 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
         case OPT_INLINE: sc->no_inline = 0; break;
         case OPT_NO_INLINE: sc->no_inline = 1; break;
         case OPT_FULL_SRCPATH: sc->full_srcpath = 1; break;
+        case OPT_HEADER: sc->header = sc->header ? sc->header : 1; break;
+        case OPT_HEADER_ONLY: sc->header = 2; break;
+        case 'I': sc->show_info = 1; break;
         case 'h': fputs(usage_text, stdout); return -1;
         default: return cmd_usage_error("script", "unknown option");
         }
@@ -872,7 +889,14 @@ int cmd_script(int argc, char **argv)
         script_free(&sc);
         return EXIT_BADINPUT;
     }
-    rc = run(&sc, &in);
+    if (sc.header)
+        header_print_begin(&sc.hp, sc.out, sc.s, !sc.show_info);
+    else if (sc.show_info && sc.pipe)   /* perf: a pipe's features, as they come */
+        header_print_init(&sc.hp, sc.out, sc.s, 0);
+    sc.hp.seen = 1;         /* a pipe's features: only those that come */
+    rc = sc.header == 2 ? EXIT_OK : run(&sc, &in);
+    if (sc.header || (sc.show_info && sc.pipe))
+        header_print_end(&sc.hp);
     script_free(&sc);
     return cmd_finish_stdout("script", rc);
 }
