@@ -92,44 +92,61 @@ int filter_cpus_parse(sample_filter *f, const char *arg)
     return 0;
 }
 
-/* Seconds with up to 9 decimals into ns; empty is ok (*set 0). */
-static int time_parse(const char *s, size_t len, uint64_t *ns, int *set)
-{
-    uint64_t sec = 0, frac = 0;
-    size_t i = 0, digits = 0;
+/* --time once resolved (filter_time_resolve()). */
+struct filter_time {
+    int         state;          /* 0: not yet, 1: done, -1: failed */
+    int         n;
+    time_range *r;              /* owned */
+};
 
-    *set = len > 0;
-    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-        sec = sec * 10 + (uint64_t)(s[i] - '0');
-    if (i < len && s[i] == '.') {
-        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
-            if (digits < 9)
-                frac = frac * 10 + (uint64_t)(s[i] - '0');
-        for (; digits < 9; digits++)
-            frac *= 10;
+int filter_time_resolve(const sample_filter *f, const char *cmd, const ps_features *feat)
+{
+    struct filter_time *t = f->time;
+    uint64_t first = 0, last = 0;
+    int n;
+
+    if (t == NULL || t->state != 0)
+        return t != NULL && t->state < 0 ? -1 : 0;
+    if (feat != NULL && ps_features_has(feat, PS_HEADER_SAMPLE_TIME)) {
+        first = feat->sample_time.first;
+        last = feat->sample_time.last;
     }
-    if (i != len)
-        return -1;
-    *ns = sec * 1000000000ull + frac;
-    return 0;
+    n = time_range_parse(f->time_str, first, last, f->reltime, &t->r);
+    t->state = n > 0 ? 1 : -1;
+    if (n > 0)
+        t->n = n;
+    else if (n == TIME_RANGE_NO_SPAN)
+        fprintf(stderr, "perfsift %s: --time '%s' needs the capture's first and last sample "
+                "times, and it has none (no SAMPLE_TIME feature)\n", cmd, f->time_str);
+    else if (n == TIME_RANGE_NOMEM)
+        fprintf(stderr, "perfsift %s: out of memory\n", cmd);
+    else
+        fprintf(stderr, "perfsift %s: invalid --time '%s'\n", cmd, f->time_str);
+    return n > 0 ? 0 : -1;
 }
 
-int filter_time_parse(sample_filter *f, const char *arg)
+/* --time: kept to be resolved with the capture; a range of seconds is
+ * checked now (percentages need the capture). */
+static int time_option(sample_filter *f, const char *cmd, const char *arg)
 {
-    const char *comma = strchr(arg, ',');
-    int set_a, set_b;
+    time_range *r;
+    int n;
 
-    if (comma == NULL)
+    if (f->time == NULL && (f->time = calloc(1, sizeof(*f->time))) == NULL) {
+        fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return -1;
-    if (time_parse(arg, (size_t)(comma - arg), &f->time_start, &set_a) < 0 ||
-        time_parse(comma + 1, strlen(comma + 1), &f->time_end, &set_b) < 0)
-        return -1;
-    if (!set_b)
-        f->time_end = UINT64_MAX;
-    if (!set_a)
-        f->time_start = 0;
-    f->has_time_range = 1;
-    return 0;
+    }
+    f->time_str = arg;
+    f->cmd = cmd;
+    if (time_range_needs_span(arg, 0))
+        return 1;
+    n = time_range_parse(arg, 0, 0, 0, &r);
+    free(r);
+    if (n > 0)
+        return 1;
+    cmd_usage_error(cmd, "--time takes START,END in seconds (several apart by spaces) or "
+                    "percentages (10%%/2, 0%%-10%%, 25%%), not '%s'", arg);
+    return -1;
 }
 
 int filter_option(sample_filter *f, const char *cmd, int c, const char *arg)
@@ -149,11 +166,7 @@ int filter_option(sample_filter *f, const char *cmd, int c, const char *arg)
         }
         return 1;
     case OPT_FILTER_TIME:
-        if (filter_time_parse(f, arg) < 0) {
-            cmd_usage_error(cmd, "--time takes START,END in seconds, not '%s'", arg);
-            return -1;
-        }
-        return 1;
+        return time_option(f, cmd, arg);
     default:
         return 0;
     }
@@ -220,8 +233,15 @@ int filter_skip(const sample_filter *f, ps_resolver *res, const ps_event *ev,
     const ps_sample *smp = &ev->u.sample;
     char buf[32];
 
-    if (f->has_time_range && (smp->time < f->time_start || smp->time > f->time_end))
-        return 1;
+    if (f->time != NULL) {
+        if (f->time->state == 0 &&
+            filter_time_resolve(f, f->cmd, ps_resolver__features(res)) < 0)
+            return -1;
+        if (f->time->state < 0)
+            return -1;
+        if (time_range_skip(f->time->r, (size_t)f->time->n, smp->time))
+            return 1;
+    }
     if (!filter_cpu_ok(f, smp->cpu))
         return 1;
     if (f->comms.n &&
@@ -240,7 +260,7 @@ int filter_skip(const sample_filter *f, ps_resolver *res, const ps_event *ev,
 int filter_active(const sample_filter *f)
 {
     return f->comms.n || f->pids.n || f->tids.n || f->events.n || f->dsos.n || f->syms.n ||
-           f->cpus || f->has_time_range;
+           f->cpus || f->time != NULL;
 }
 
 void filter_free(sample_filter *f)
@@ -251,6 +271,10 @@ void filter_free(sample_filter *f)
     list_free(&f->events);
     list_free(&f->dsos);
     list_free(&f->syms);
+    if (f->time != NULL)
+        free(f->time->r);
+    free(f->time);
+    f->time = NULL;
     free(f->cpus);
     f->cpus = NULL;
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "perfsift.h"
 #include "../libparse/resolve.h"
+#include "time_range.h"
 
 #define FILTER_MAX_CPUS 4096
 
@@ -22,8 +23,10 @@ typedef struct sample_filter {
     filter_list    comms, pids, tids, events;
     filter_list    dsos, syms;      /* --dsos, -S/--symbols: of the sample ip */
     unsigned char *cpus;            /* owned; FILTER_MAX_CPUS flags, NULL: all */
-    int            has_time_range;
-    uint64_t       time_start, time_end;    /* ns, inclusive */
+    const char    *time_str;        /* --time as given (Borrowed); NULL: none */
+    const char    *cmd;             /* the command, for --time's messages */
+    int            reltime;         /* script --reltime: --time from the first sample */
+    struct filter_time *time;       /* owned: --time's ranges, once known */
 } sample_filter;
 
 /* getopt_long codes of the filter options (FILTER_LONG_OPTS) */
@@ -46,8 +49,11 @@ enum { OPT_FILTER_COMMS = 1100, OPT_FILTER_PIDS, OPT_FILTER_TIDS, OPT_FILTER_TIM
 "      --pid LIST        only these process ids\n" \
 "      --tid LIST        only these thread ids\n" \
 "  -C, --cpu LIST        only these cpus (e.g. 0-2,5)\n" \
-"      --time START,END  only samples in this time range (seconds; either\n" \
-"                        side may be empty)\n" \
+"      --time RANGES     only samples in these time ranges: START,END in\n" \
+"                        seconds (either side may be empty; several apart\n" \
+"                        by spaces), or percentages of the capture's span:\n" \
+"                        10%/2 (the second tenth), 0%-10%, 25%; several\n" \
+"                        apart by commas\n" \
 "      --dsos LIST       only samples whose ip is in these DSOs (file name or\n" \
 "                        path, [kernel.kallsyms], ...; an ip in no map passes)\n" \
 "  -S, --symbols LIST    only samples whose ip is in these functions\n"
@@ -63,9 +69,13 @@ int  filter_option(sample_filter *f, const char *cmd, int c, const char *arg);
 int  filter_list_parse(filter_list *l, const char *arg);
 /** "0-2,5" into f->cpus. 0, or -1 on a bad list or out of memory. */
 int  filter_cpus_parse(sample_filter *f, const char *arg);
-/** "START,END" in seconds (up to 9 decimals; either side may be empty).
- * 0, or -1 on a bad range. */
-int  filter_time_parse(sample_filter *f, const char *arg);
+/**
+ * --time's ranges from the capture's first and last sample times (feat's
+ * SAMPLE_TIME), as perf does once the capture is open; filter_skip() does
+ * it itself on the first sample otherwise. Does nothing without --time or
+ * once done. 0, or -1 with perf's message printed.
+ */
+int  filter_time_resolve(const sample_filter *f, const char *cmd, const ps_features *feat);
 /** Whether cpu passes --cpu (always without one). */
 int  filter_cpu_ok(const sample_filter *f, int64_t cpu);
 /**
@@ -75,7 +85,8 @@ int  filter_cpu_ok(const sample_filter *f, int64_t cpu);
  */
 int  filter_check_cpus(const sample_filter *f, ps_session *s);
 /**
- * Whether sample ev of event e is left out: --time, --cpu, --comms (the
+ * 1 if sample ev of event e is left out, 0 if not, -1 when --time cannot
+ * be resolved (message printed): --time, --cpu, --comms (the
  * comm the resolver knows now, as perf), --pid, --tid, --event (e's name),
  * and --dsos and --symbols (the map and symbol of the sample ip, as perf's
  * machine__resolve() filters them).

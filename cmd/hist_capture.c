@@ -498,11 +498,12 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     run *r = ctx;
     ps_resolver *res = walk_resolver(w);
     hist_entry *self;
+    int skip;
     hist_item it;
     hist *h;
 
-    if (r->o->filter != NULL && filter_skip(r->o->filter, res, ev, e))
-        return 0;
+    if (r->o->filter != NULL && (skip = filter_skip(r->o->filter, res, ev, e)) != 0)
+        return skip < 0 ? -1 : 0;
     if ((h = event_hist(r, e)) == NULL)
         goto oom;
     hist_sample_begin(h);
@@ -510,7 +511,7 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     h->nr_samples++;
     /* a sample the thread, dso and symbol filters hide still counts in
      * every row it touches; only the rows it makes are hidden */
-    h->hide_new = r->o->hide != NULL && filter_skip(r->o->hide, res, ev, e);
+    h->hide_new = r->o->hide != NULL && filter_skip(r->o->hide, res, ev, e) > 0;
     if (r->defer) {
         int rc = defer_kernel(r, w, h, ev, period);
 

@@ -135,9 +135,10 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     if (!r->started && start(r, w) < 0)
         return -1;
     r->nr_samples++;
-    if (filter_skip(&r->filter, walk_resolver(w), ev, e)) {
-        r->nr_filtered++;
-        return 0;
+    switch (filter_skip(&r->filter, walk_resolver(w), ev, e)) {
+    case 0: break;
+    case 1: r->nr_filtered++; return 0;
+    default: return -1;
     }
     return r->form->sample(r, w, ev, e, period);
 }

@@ -568,14 +568,21 @@ static int print_read_sample(script *sc, const ps_event *ev)
     return 0;
 }
 
+/* on_event's "failed, message already printed": outside the PS_E* codes
+ * that ps_session_next() returns in the same variable (PS_EFORMAT is -2) */
+enum { REPORTED = -1000 };
+
 static int on_sample(script *sc, const ps_event *ev)
 {
     const ps_sample *smp = &ev->u.sample;
 
     if (ev->evsel == NULL)
         return 0;
-    if (filter_skip(&sc->filter, sc->res, ev, NULL))
-        return 0;
+    switch (filter_skip(&sc->filter, sc->res, ev, NULL)) {
+    case 0: break;
+    case 1: return 0;
+    default: return REPORTED;
+    }
     if (smp->sample_type & PERF_SAMPLE_READ)
         return print_read_sample(sc, ev);
     return print_sample(sc, ev, ev->evsel, smp->period);
@@ -684,10 +691,6 @@ static int on_sideband(script *sc, const ps_event *ev, ps_error *err)
         print_sideband(sc, ev, &st);
     return 0;
 }
-
-/* on_event's "failed, message already printed": outside the PS_E* codes
- * that ps_session_next() returns in the same variable (PS_EFORMAT is -2) */
-enum { REPORTED = -1000 };
 
 /* --- the loop --------------------------------------------------------------- */
 
@@ -884,6 +887,11 @@ int cmd_script(int argc, char **argv)
         fprintf(stderr, "perfsift script: out of memory\n");
         script_free(&sc);
         return EXIT_BADINPUT;
+    }
+    sc.filter.reltime = sc.reltime;
+    if (filter_time_resolve(&sc.filter, "script", ps_session_features(sc.s)) < 0) {
+        script_free(&sc);
+        return EXIT_USAGE;
     }
     if (!sc.pipe && (check_file_mode(&sc) < 0 || (sc.filter.cpus && filter_check_cpus(&sc.filter, sc.s) < 0))) {
         script_free(&sc);

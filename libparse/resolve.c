@@ -42,6 +42,7 @@ struct ps_resolver {
     ps_srcline *srcline;        /* owned */
     int         inline_on, demangle;
     int         full_srcpath;   /* ps_resolver__set_full_srcpath() */
+    const ps_features *feat;    /* Borrowed: the capture's features */
     ps_frame   *raw, *out;      /* owned: chains before / after expansion */
     size_t      cap_raw, cap_out;
     ps_arena    names;          /* demangled inline names */
@@ -106,6 +107,7 @@ int ps_resolver__new(ps_resolver **out, const ps_symbols_opts *opts,
     ps_u64map__init(&r->demangled);
     ps_u64map__init(&r->prefetched);
     r->inline_on = 1;
+    r->feat = feat;
     r->demangle = opts ? opts->demangle : 1;
     r->seen = calloc(NSEEN, sizeof(*r->seen));     /* none: no memo */
     if (ps_srcline__new(&r->srcline) < 0) {
@@ -144,6 +146,11 @@ void ps_resolver__free(ps_resolver *r)
 int ps_resolver__event(ps_resolver *r, const ps_event *ev, ps_error *err)
 {
     return ps_machine__event(r->machine, ev, err);
+}
+
+const ps_features *ps_resolver__features(const ps_resolver *r)
+{
+    return r->feat;
 }
 
 const ps_machine *ps_resolver__machine(const ps_resolver *r) { return r->machine; }

@@ -55,6 +55,8 @@ int  ps_resolver__event(ps_resolver *r, const ps_event *ev, ps_error *err);
 void ps_resolver__set_timed(ps_resolver *r, int timed);
 
 const ps_machine *ps_resolver__machine(const ps_resolver *r);
+/** The features the resolver was made with (pipe mode: as they came so far). */
+const ps_features *ps_resolver__features(const ps_resolver *r);
 
 /**
  * perf's short name of a DSO (what script, report, export-to-sqlite and

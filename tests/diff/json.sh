@@ -106,7 +106,8 @@ echo "$FIELDS" > "$d/script.fields"
 # --time, --pid and --event: the same against script
 TC=$SHARED/corpus/captures/cpuhog-fp.data
 d=$T/time; mkdir -p "$d"
-t0=$(ps json -q --perf-compat "$TC" | jq '[.samples[].timestamp] | (.[0] + .[-1]) / 2e9')
+t0=$(ps json -q --perf-compat "$TC" | jq '[.samples[].timestamp] | (.[0] + .[-1]) / 2e9' |
+     awk '{ printf "%.6f", $1 }')     # perf takes at most 9 decimals
 TOPTS="--time $t0, --pid 22850"
 # shellcheck disable=SC2086
 ps json -q $TOPTS -e cpu-clock:ppp "$TC" > "$d/doc.json" 2> "$d/doc.err"

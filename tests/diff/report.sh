@@ -79,6 +79,8 @@ check filter "$C/mthread-fp.data" "--comms worker-1,mt-main" "--no-children -g n
 check filter "$C/mthread-fp.data" "--comms worker-1 --children" "--children -g none --comms worker-1"
 check filter "$C/mthread-fp.data" "--tid 22983" "--no-children -g none --tid 22983"
 check filter "$C/sched-tp-syswide.data" "-C 1" "--no-children -g none --cpu 1 --sort comm,dso,sym"
+check filter "$C/mthread-fp.data" "--time 10%/2" "--no-children -g none --time 10%/2"
+check filter "$C/mthread-fp.data" "--time 0%-30%,60%-70% --children" "--children -g none --time 0%-30%,60%-70%"
 # --dsos and -S (perf hides the rows a filtered sample makes, and keeps the
 # rows it only adds to: with keys that do not separate the filtered samples
 # the percentages hold them too); one value elides its column, all three

@@ -7,7 +7,7 @@
 #   - a C++ program (demangling as perf's),
 #   - tracepoints printing kernel functions with %ps (resolved),
 #   - a pipe-mode capture (no build-ids: kallsyms used unchecked);
-#   - the --dsos and -S filters.
+#   - the --dsos and -S filters, --time's forms.
 source "$(dirname "$0")/lib.sh"
 require_perf
 W='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; ls -R /usr/lib > /dev/null'
@@ -65,6 +65,16 @@ if record fp -g -F 999 -- sh -c "$W"; then
     syms=$("$PERFSIFT" script -q -G -F ip,sym "$TMPD/fp.data" | awk "{ print \$2 }" | sort | uniq -c | sort -rn |
            awk '$2 != "[unknown]" && n < 2 { printf "%s%s", (n++ ? "," : ""), $2 }')
     compare fp "$TMPD/fp.data" -S "$syms" -F comm,tid,ip,sym
+    # --time: percentages of the span (SAMPLE_TIME), several ranges of
+    # seconds, --reltime
+    read -r t0 t1 <<< "$("$PERFSIFT" script -q -G -F time "$TMPD/fp.data" |
+        awk '{ sub(":", "", $1); t[NR] = $1 } END { printf "%s %s", t[int(NR / 4)], t[int(NR / 2)] }')"
+    compare fp "$TMPD/fp.data" -G --time 10%/2
+    compare fp "$TMPD/fp.data" -G --time 0%-20%,50%-60% --ns
+    compare fp "$TMPD/fp.data" -G --time 30%
+    compare fp "$TMPD/fp.data" -G --time ",$t0 $t1,"
+    compare fp "$TMPD/fp.data" -G --reltime --time 0.01,0.05
+    compare fp "$TMPD/fp.data" -G --reltime --time ,0.02
 fi
 if [ -n "$CXX" ] && $CXX -O1 -g -fno-omit-frame-pointer -o "$TMPD/k" "$TMPD/k.cc"; then
     if record cxx -g -F 999 -- "$TMPD/k"; then
