@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "common.h"
 #include "filters.h"
 #include "header_print.h"
@@ -42,7 +43,7 @@ static const char usage_text[] =
 "                        symoff, period, data_src, weight, phys_addr, misc,\n"
 "                        cgroup, data_page_size, code_page_size, ins_lat,\n"
 "                        srcline, bpf-output, synth, iregs, uregs, brstack,\n"
-"                        brstacksym\n"
+"                        brstacksym, tod, flags, ipc\n"
 "      --ns              times with nanoseconds\n"
 "      --reltime         times relative to the first record printed\n"
 "      --deltatime       times relative to the previous record printed\n"
@@ -170,6 +171,17 @@ static script_output *output_of(script *sc, const ps_evsel *e)
 }
 
 /* perf_session__check_output_opt for file mode (script_fields.c) */
+/* -F asked for tod for some event type. */
+static int wants_tod(const script *sc)
+{
+    int t;
+
+    for (t = 0; t < OT_MAX; t++)
+        if (sc->cfg.out[t].fields & F_TOD)
+            return 1;
+    return 0;
+}
+
 static int check_file_mode(script *sc)
 {
     return script_check_session(&sc->cfg, sc->s, sc->has_stat);
@@ -276,6 +288,32 @@ static void print_misc(script *sc, uint16_t misc, uint32_t type)
 static void print_start_rest(script *sc, const script_output *o, uint32_t pid, uint32_t tid,
                              uint32_t cpu, uint64_t time, uint16_t misc, uint32_t type);
 
+/* "YYYY-MM-DD HH:MM:SS.uuuuuu " (9 decimals with --ns): the sample time
+ * on the wall clock, from CLOCK_DATA's pair of readings (local time). */
+static void print_tod(script *sc, uint64_t t)
+{
+    const ps_features *f = ps_session_features(sc->s);
+    uint64_t tod = f->clock_data.tod_ns, ref = f->clock_data.clockid_ns;
+    char date[64];
+    struct tm tm;
+    time_t sec;
+
+    tod = t > ref ? tod + (t - ref) : tod - (ref - t);
+    sec = (time_t)(tod / 1000000000ull);
+    if (localtime_r(&sec, &tm) == NULL) {
+        lb_mem(&sc->lb, "failed ", 7);
+        return;
+    }
+    strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
+    lb_puts(&sc->lb, date);
+    lb_putc(&sc->lb, '.');
+    if (sc->nanosecs)
+        lb_u64_zero(&sc->lb, tod % 1000000000ull, 9);
+    else
+        lb_u64_zero(&sc->lb, tod % 1000000000ull / 1000, 6);
+    lb_putc(&sc->lb, ' ');
+}
+
 /* perf_sample__fprintf_start: comm, pid/tid, cpu, time, misc. */
 static void script_print_start(script *sc, const ps_evsel *e, uint32_t pid, uint32_t tid,
                         uint32_t cpu, uint64_t time, uint16_t misc, uint32_t type)
@@ -315,6 +353,8 @@ static void print_start_rest(script *sc, const script_output *o, uint32_t pid, u
     }
     if (o->fields & F_MISC)
         print_misc(sc, misc, type);
+    if (o->fields & F_TOD)
+        print_tod(sc, time);
     if (o->fields & F_TIME)
         print_time(sc, time);
 }
@@ -494,6 +534,8 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
         lb_str(&sc->lb, e->name ? e->name : "[unknown]", name_width(sc));
         lb_mem(&sc->lb, ": ", 2);
     }
+    if (o->fields & F_FLAGS)    /* "  %-21s " of no flags */
+        lb_str(&sc->lb, "", 24);
     if ((o->fields & F_TRACE) && smp->raw_data != NULL && print_trace(sc, ev) < 0)
         return -1;
     if (o->fields & F_ADDR)
@@ -885,6 +927,12 @@ int cmd_script(int argc, char **argv)
     ps_session__set_tp_resolver(sc.s, kernel_func, &sc);
     if ((sc.has_stat || sc.pipe) && (sc.stat = script_stat_new(sc.s)) == NULL) {
         fprintf(stderr, "perfsift script: out of memory\n");
+        script_free(&sc);
+        return EXIT_BADINPUT;
+    }
+    if (wants_tod(&sc) && !ps_features_has(ps_session_features(sc.s), PS_HEADER_CLOCK_DATA)) {
+        fprintf(stderr, "Can't provide 'tod' time, missing clock data. "
+                "Please record with -k/--clockid option.\n");
         script_free(&sc);
         return EXIT_BADINPUT;
     }

@@ -20,6 +20,10 @@ enum {
     F_DATA_PAGE_SIZE = 1u << 18, F_CODE_PAGE_SIZE = 1u << 19,
     F_BPF_OUTPUT = 1u << 20, F_SYNTH = 1u << 21, F_INS_LAT = 1u << 22, F_SRCLINE = 1u << 23,
     F_IREGS = 1u << 24, F_UREGS = 1u << 25, F_BRSTACK = 1u << 26, F_BRSTACKSYM = 1u << 27,
+    F_TOD = 1u << 28,           /* wall-clock time, from the CLOCK_DATA feature */
+    F_FLAGS = 1u << 29,         /* branch flags: blank for every sample perfsift
+                                 * prints (only itrace synthesizes them) */
+    F_IPC = 1u << 30,           /* nothing without cycle counts (itrace, LBR) */
     F_UNSUPPORTED = 1u << 31     /* a perf field perfsift does not print yet */
 };
 

@@ -27,8 +27,8 @@ static const field_name fields[] = {
     { "brstack", F_BRSTACK }, { "brstacksym", F_BRSTACKSYM },
     { "callindent", F_UNSUPPORTED }, { "insn", F_UNSUPPORTED }, { "insnlen", F_UNSUPPORTED },
     { "brstackinsn", F_UNSUPPORTED }, { "brstackoff", F_UNSUPPORTED },
-    { "metric", F_UNSUPPORTED }, { "srccode", F_UNSUPPORTED }, { "ipc", F_UNSUPPORTED },
-    { "tod", F_UNSUPPORTED }, { "ins_lat", F_INS_LAT }, { "brstackinsnlen", F_UNSUPPORTED },
+    { "metric", F_UNSUPPORTED }, { "srccode", F_UNSUPPORTED }, { "ipc", F_IPC },
+    { "tod", F_TOD }, { "flags", F_FLAGS }, { "ins_lat", F_INS_LAT }, { "brstackinsnlen", F_UNSUPPORTED },
     { "machine_pid", F_UNSUPPORTED }, { "vcpu", F_UNSUPPORTED }, { "dsoff", F_UNSUPPORTED },
 };
 
@@ -201,11 +201,6 @@ int script_parse_fields(script_config *c, const char *arg)
             change = SET;
         }
         if ((fn = field_lookup(tok)) == NULL) {
-            if (strcmp(tok, "flags") == 0) {
-                fprintf(stderr, "perfsift script: field 'flags' is not supported yet\n");
-                rc = -1;
-                break;
-            }
             fprintf(stderr, "Invalid field requested.\n");
             rc = -1;
             break;

@@ -7,7 +7,8 @@
 #   - a C++ program (demangling as perf's),
 #   - tracepoints printing kernel functions with %ps (resolved),
 #   - a pipe-mode capture (no build-ids: kallsyms used unchecked);
-#   - the --dsos and -S filters, --time's forms.
+#   - the --dsos and -S filters, --time's forms;
+#   - -F tod, flags, ipc.
 source "$(dirname "$0")/lib.sh"
 require_perf
 W='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; ls -R /usr/lib > /dev/null'
@@ -75,6 +76,21 @@ if record fp -g -F 999 -- sh -c "$W"; then
     compare fp "$TMPD/fp.data" -G --time ",$t0 $t1,"
     compare fp "$TMPD/fp.data" -G --reltime --time 0.01,0.05
     compare fp "$TMPD/fp.data" -G --reltime --time ,0.02
+fi
+# -F tod (the wall clock from CLOCK_DATA, recorded with -k), flags (blank
+# without itrace), ipc (nothing without cycle counts); tod without clock
+# data is perf's error
+if record clk -k monotonic -g -F 999 -- sh -c "$W"; then
+    compare clk "$TMPD/clk.data" -F +tod,+flags,+ipc
+    compare clk "$TMPD/clk.data" -F comm,tod,time,event,ip,sym --ns -G --show-task-events
+    perf_run script -F +tod -i "$TMPD/fp.data" > /dev/null 2> "$TMPD/perf.err"
+    "$PERFSIFT" script -q -F +tod "$TMPD/fp.data" > "$TMPD/ours.txt" 2> "$TMPD/ours.err"
+    if [ $? -ne 0 ] && [ ! -s "$TMPD/ours.txt" ] && grep -q "missing clock data" "$TMPD/perf.err" &&
+       cmp -s "$TMPD/perf.err" "$TMPD/ours.err"; then
+        pass "script-live fp -F +tod: perf's error without clock data"
+    else
+        fail "script-live fp -F +tod: $(head -c 200 "$TMPD/ours.err")"
+    fi
 fi
 if [ -n "$CXX" ] && $CXX -O1 -g -fno-omit-frame-pointer -o "$TMPD/k" "$TMPD/k.cc"; then
     if record cxx -g -F 999 -- "$TMPD/k"; then
