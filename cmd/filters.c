@@ -32,11 +32,11 @@ int filter_list_parse(filter_list *l, const char *arg)
     return 0;
 }
 
-static int list_has_str(const filter_list *l, const char *s)
+int filter_list_has(const filter_list *l, const char *s)
 {
     size_t i;
 
-    for (i = 0; i < l->n; i++)
+    for (i = 0; s != NULL && i < l->n; i++)
         if (strcmp(l->v[i], s) == 0)
             return 1;
     return 0;
@@ -52,7 +52,7 @@ static int list_has_int(const filter_list *l, int v)
     return 0;
 }
 
-static void list_free(filter_list *l)
+void filter_list_free(filter_list *l)
 {
     size_t i;
 
@@ -221,10 +221,10 @@ static int where_skip(const sample_filter *f, ps_resolver *res, const ps_event *
     ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
                       ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
     if (f->dsos.n && fr.map != NULL &&
-        !list_has_str(&f->dsos, ps_dso_short_name(fr.r.dso, jit, sizeof(jit))) &&
-        !list_has_str(&f->dsos, fr.r.dso))
+        !filter_list_has(&f->dsos, ps_dso_short_name(fr.r.dso, jit, sizeof(jit))) &&
+        !filter_list_has(&f->dsos, fr.r.dso))
         return 1;
-    return f->syms.n && (fr.r.sym == NULL || !list_has_str(&f->syms, fr.r.sym->name));
+    return f->syms.n && (fr.r.sym == NULL || !filter_list_has(&f->syms, fr.r.sym->name));
 }
 
 int filter_skip(const sample_filter *f, ps_resolver *res, const ps_event *ev,
@@ -245,14 +245,14 @@ int filter_skip(const sample_filter *f, ps_resolver *res, const ps_event *ev,
     if (!filter_cpu_ok(f, smp->cpu))
         return 1;
     if (f->comms.n &&
-        !list_has_str(&f->comms, ps_resolver__comm(res, smp->pid, smp->tid, smp->time,
+        !filter_list_has(&f->comms, ps_resolver__comm(res, smp->pid, smp->tid, smp->time,
                                                    buf, sizeof(buf))))
         return 1;
     if (f->pids.n && !list_has_int(&f->pids, (int)smp->pid))
         return 1;
     if (f->tids.n && !list_has_int(&f->tids, (int)smp->tid))
         return 1;
-    if (f->events.n && (e == NULL || e->name == NULL || !list_has_str(&f->events, e->name)))
+    if (f->events.n && (e == NULL || e->name == NULL || !filter_list_has(&f->events, e->name)))
         return 1;
     return (f->dsos.n || f->syms.n) && where_skip(f, res, ev);
 }
@@ -265,12 +265,12 @@ int filter_active(const sample_filter *f)
 
 void filter_free(sample_filter *f)
 {
-    list_free(&f->comms);
-    list_free(&f->pids);
-    list_free(&f->tids);
-    list_free(&f->events);
-    list_free(&f->dsos);
-    list_free(&f->syms);
+    filter_list_free(&f->comms);
+    filter_list_free(&f->pids);
+    filter_list_free(&f->tids);
+    filter_list_free(&f->events);
+    filter_list_free(&f->dsos);
+    filter_list_free(&f->syms);
     if (f->time != NULL)
         free(f->time->r);
     free(f->time);

@@ -67,6 +67,9 @@ int  filter_option(sample_filter *f, const char *cmd, int c, const char *arg);
 
 /** Append the items of "a,b,c" to l. 0, or -1 out of memory. */
 int  filter_list_parse(filter_list *l, const char *arg);
+/** Whether s is one of l's items (NULL is none). */
+int  filter_list_has(const filter_list *l, const char *s);
+void filter_list_free(filter_list *l);
 /** "0-2,5" into f->cpus. 0, or -1 on a bad list or out of memory. */
 int  filter_cpus_parse(sample_filter *f, const char *arg);
 /**

@@ -26,6 +26,7 @@
 #include "script_events.h"
 #include "script_mem.h"
 #include "script_brstack.h"
+#include "script_dump.h"
 #include "script_regs.h"
 #include "script_stat.h"
 #include "../libparse/resolve.h"
@@ -67,6 +68,8 @@ FILTER_USAGE
 "      --header          the capture's header first (perf report --header-only)\n"
 "      --header-only     only the header\n"
 "  -I, --show-info       the header in full (CPU and memory topology, caches)\n"
+"      --per-event-dump  each event's samples to FILE.EVENT.dump\n"
+"      --stop-bt LIST    end each call chain after a frame of these symbols\n"
 INPUT_USAGE
 "  -h, --help            this text\n"
 "\n"
@@ -77,7 +80,8 @@ INPUT_USAGE
 
 enum {
     OPT_NS = 3000, OPT_MAX_STACK, OPT_SYMFS, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_RELTIME, OPT_DELTATIME, OPT_INLINE,
-    OPT_NO_INLINE, OPT_FULL_SRCPATH, OPT_HEADER, OPT_HEADER_ONLY, OPT_SHOW_BASE
+    OPT_NO_INLINE, OPT_FULL_SRCPATH, OPT_HEADER, OPT_HEADER_ONLY, OPT_PER_EVENT_DUMP,
+    OPT_STOP_BT, OPT_DEMANGLE, OPT_SHOW_KERNEL_PATH, OPT_SHOW_BASE
 };
 
 static const struct option long_opts[] = {
@@ -106,6 +110,10 @@ static const struct option long_opts[] = {
     { "header", no_argument, NULL, OPT_HEADER },
     { "header-only", no_argument, NULL, OPT_HEADER_ONLY },
     { "show-info", no_argument, NULL, 'I' },
+    { "per-event-dump", no_argument, NULL, OPT_PER_EVENT_DUMP },
+    { "stop-bt", required_argument, NULL, OPT_STOP_BT },
+    { "demangle", no_argument, NULL, OPT_DEMANGLE },
+    { "show-kernel-path", no_argument, NULL, OPT_SHOW_KERNEL_PATH },
     { "help", no_argument, NULL, 'h' },
     INPUT_LONG_OPTS,
     { NULL, 0, NULL, 0 }
@@ -129,6 +137,9 @@ typedef struct script {
     int           full_srcpath; /* --full-source-path */
     int           header;       /* --header: 1, --header-only: 2 */
     int           show_info;    /* -I: the header in full */
+    int           per_event_dump;   /* --per-event-dump */
+    filter_list   stop_bt;      /* --stop-bt: call chains end at these symbols */
+    script_dump  *dump;         /* its files; NULL: samples go to out */
     header_printer hp;
     char          srcline[4096 + 32];
     read_split    reads;         /* PERF_SAMPLE_READ: last value per id */
@@ -424,6 +435,13 @@ static void print_frame(script *sc, const script_output *o, const ps_frame *f)
     lb_putc(&sc->lb, '\n');
 }
 
+/* --stop-bt names the frame's function (an inlined one by its own name). */
+static int stops_bt(const script *sc, const ps_frame *f)
+{
+    return filter_list_has(&sc->stop_bt, f->inl != NULL ? f->inl
+                                         : f->r.sym != NULL ? f->r.sym->name : NULL);
+}
+
 /* The ip part: a call chain (one line per frame) or "ip sym+off (dso)". */
 static int print_ip(script *sc, const script_output *o, const ps_event *ev)
 {
@@ -437,8 +455,11 @@ static int print_ip(script *sc, const script_output *o, const ps_event *ev)
         n = ps_resolver__frames(sc->res, smp, ev->evsel->attr.branch_sample_type,
                                 sc->max_stack, &frames);
         lb_putc(&sc->lb, '\n');
-        for (i = 0; i < n; i++)
+        for (i = 0; i < n; i++) {
             print_frame(sc, o, &frames[i]);
+            if (sc->stop_bt.n > 0 && stops_bt(sc, &frames[i]))
+                break;
+        }
         return 0;
     }
     ps_resolver__addr(sc->res, smp->pid, smp->tid, smp->time,
@@ -524,6 +545,8 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
 
     if (o->fields == 0)
         return 0;
+    if (sc->dump != NULL)       /* what came before goes to stdout */
+        lb_flush(&sc->lb, sc->out);
     script_print_start(sc, e, smp->pid, smp->tid, smp->cpu, smp->time, ev->misc,
                        PERF_RECORD_SAMPLE);
     if (o->fields & F_PERIOD) {
@@ -576,6 +599,8 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
         lb_puts(&sc->lb, script_cgroup_name(smp->cgroup));
     }
     lb_putc(&sc->lb, '\n');
+    if (sc->dump != NULL && script_dump_take(sc->dump, e, &sc->lb) < 0)
+        return -1;
     if (sc->lb.len >= (64u << 10))   /* write in large blocks */
         lb_flush(&sc->lb, sc->out);
     return sc->lb.oom ? -1 : 0;
@@ -840,6 +865,13 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
         case OPT_HEADER: sc->header = sc->header ? sc->header : 1; break;
         case OPT_HEADER_ONLY: sc->header = 2; break;
         case 'I': sc->show_info = 1; break;
+        case OPT_PER_EVENT_DUMP: sc->per_event_dump = 1; break;
+        case OPT_STOP_BT:
+            if (filter_list_parse(&sc->stop_bt, optarg) < 0)
+                return cmd_usage_error("script", "out of memory");
+            break;
+        case OPT_DEMANGLE: so->demangle = 1; break;
+        case OPT_SHOW_KERNEL_PATH: break;   /* kallsyms has no path to show */
         case 'h': fputs(usage_text, stdout); return -1;
         default: return cmd_usage_error("script", "unknown option");
         }
@@ -867,6 +899,7 @@ static void script_free(script *sc)
     ps_ksyms__free(sc->ksyms);
     ps_session_close(sc->s);
     filter_free(&sc->filter);
+    filter_list_free(&sc->stop_bt);
     read_split_free(&sc->reads);
     lb_free(&sc->lb);
     free(sc->trace);
@@ -950,7 +983,24 @@ int cmd_script(int argc, char **argv)
     else if (sc.show_info && sc.pipe)   /* perf: a pipe's features, as they come */
         header_print_init(&sc.hp, sc.out, sc.s, 0);
     sc.hp.seen = 1;         /* a pipe's features: only those that come */
+    if (sc.per_event_dump && sc.header != 2) {
+        if (sc.pipe) {
+            fprintf(stderr, "perfsift script: --per-event-dump needs a file, not a pipe "
+                    "stream (its events are known only as they come)\n");
+            script_free(&sc);
+            return EXIT_USAGE;
+        }
+        if ((sc.dump = script_dump_open(sc.s, in.path ? in.path : "perf.data")) == NULL) {
+            script_free(&sc);
+            return EXIT_BADINPUT;
+        }
+    }
     rc = sc.header == 2 ? EXIT_OK : run(&sc, &in);
+    if (sc.dump != NULL) {
+        if (script_dump_close(sc.dump, sc.out) < 0 && rc == EXIT_OK)
+            rc = EXIT_BADINPUT;
+        sc.dump = NULL;
+    }
     if (sc.header || (sc.show_info && sc.pipe))
         header_print_end(&sc.hp);
     script_free(&sc);

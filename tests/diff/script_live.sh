@@ -8,7 +8,7 @@
 #   - tracepoints printing kernel functions with %ps (resolved),
 #   - a pipe-mode capture (no build-ids: kallsyms used unchecked);
 #   - the --dsos and -S filters, --time's forms;
-#   - -F tod, flags, ipc.
+#   - -F tod, flags, ipc; --per-event-dump.
 source "$(dirname "$0")/lib.sh"
 require_perf
 W='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; ls -R /usr/lib > /dev/null'
@@ -66,6 +66,7 @@ if record fp -g -F 999 -- sh -c "$W"; then
     syms=$("$PERFSIFT" script -q -G -F ip,sym "$TMPD/fp.data" | awk "{ print \$2 }" | sort | uniq -c | sort -rn |
            awk '$2 != "[unknown]" && n < 2 { printf "%s%s", (n++ ? "," : ""), $2 }')
     compare fp "$TMPD/fp.data" -S "$syms" -F comm,tid,ip,sym
+    compare fp "$TMPD/fp.data" --stop-bt "do_syscall_64,$syms"
     # --time: percentages of the span (SAMPLE_TIME), several ranges of
     # seconds, --reltime
     read -r t0 t1 <<< "$("$PERFSIFT" script -q -G -F time "$TMPD/fp.data" |
@@ -77,6 +78,28 @@ if record fp -g -F 999 -- sh -c "$W"; then
     compare fp "$TMPD/fp.data" -G --reltime --time 0.01,0.05
     compare fp "$TMPD/fp.data" -G --reltime --time ,0.02
 fi
+# --per-event-dump: each event's samples in INPUT.EVENT.dump, side-band
+# records and perf's "Wrote N MB" lines on stdout
+dump_compare() {    # name capture options...
+    local name=$1 f=$2 d ok=1 n=0; shift 2
+    mkdir -p "$TMPD/dp" "$TMPD/do"
+    cp "$f" "$TMPD/dp/x.data" && cp "$f" "$TMPD/do/x.data"
+    (cd "$TMPD/dp" && perf_run script --per-event-dump "$@" -i x.data > out.txt 2> /dev/null)
+    (cd "$TMPD/do" && "$PERFSIFT" script -q --per-event-dump "$@" x.data > out.txt 2> err.txt)
+    for d in "$TMPD"/dp/x.data.*.dump; do
+        n=$((n + 1))
+        cmp -s "$d" "$TMPD/do/$(basename "$d")" || ok=0
+    done
+    if [ $n -gt 0 ] && [ $ok = 1 ] && grep -q 'perf script: Wrote' "$TMPD/dp/out.txt" &&
+       cmp -s "$TMPD/dp/out.txt" "$TMPD/do/out.txt"; then
+        pass "script-live $name --per-event-dump $* ($n files)"
+    else
+        fail "script-live $name --per-event-dump $*: $(diff "$TMPD/dp/out.txt" "$TMPD/do/out.txt" | head -3)"
+    fi
+    rm -rf "$TMPD/dp" "$TMPD/do"
+}
+[ -s "$TMPD/fp.data" ] && dump_compare fp "$TMPD/fp.data" --show-task-events
+
 # -F tod (the wall clock from CLOCK_DATA, recorded with -k), flags (blank
 # without itrace), ipc (nothing without cycle counts); tod without clock
 # data is perf's error
@@ -107,6 +130,7 @@ fi
 if record tp -a -e timer:hrtimer_start,timer:hrtimer_expire_entry -- sleep 0.2; then
     compare tp "$TMPD/tp.data"
     compare tp "$TMPD/tp.data" --show-task-events --ns
+    dump_compare tp "$TMPD/tp.data"
 fi
 if perf record -q -g -F 999 -o - -- sh -c "$W" > "$TMPD/pipe.data" 2> /dev/null; then
     compare pipe "$TMPD/pipe.data"

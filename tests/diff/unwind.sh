@@ -158,6 +158,9 @@ same "dwarf-shlib.data -F +srcline --full-source-path" "$ROOT/testdata/dwarf-shl
 same "dwarf-inline.data -F comm,ip,sym,srcline --full-source-path" \
     "$ROOT/testdata/dwarf-inline.data" -F comm,ip,sym,srcline --full-source-path
 same "cpuhog-fp.data -F +srcline --full-source-path" "$C/cpuhog-fp.data" -F +srcline --full-source-path
+# --stop-bt ends a chain after the named frame, an inlined one too
+same "dwarf-inline.data --stop-bt round_,fold_block" "$ROOT/testdata/dwarf-inline.data" \
+    --stop-bt round_,fold_block
 same "sample-fields.data -F +iregs,+uregs" "$C/sample-fields.data" -F +iregs,+uregs
 same "sample-fields.data -F ip,sym,iregs" "$C/sample-fields.data" -F ip,sym,iregs
 perf_run script -F +iregs -i "$C/cpuhog-fp.data" > /dev/null 2> "$TMPD/perf.err"
