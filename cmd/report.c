@@ -30,6 +30,8 @@ static const char usage_text[] =
 "                        rows sorted by it), as perf report --children\n"
 "      --no-children     self overhead only (the default)\n"
 "      --percent-limit P hide rows under P percent (of the first column)\n"
+"  -n, --show-nr-samples a column of each row's own sample count\n"
+"      --show-total-period a column of each row's own period\n"
 "      --stdio           the text table (the default)\n"
 "      --json            JSON instead (schemas/report.schema.json)\n"
 "      --symfs DIR       look for binaries under DIR\n"
@@ -45,7 +47,7 @@ INPUT_USAGE
 "  perfsift report --json --comms myapp perf.data | jq '.events[0].rows[0]'\n";
 
 enum { OPT_SORT = 6000, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PERCENT_LIMIT, OPT_STDIO,
-       OPT_JSON, OPT_SYMFS, OPT_KALLSYMS, OPT_MAX_STACK };
+       OPT_JSON, OPT_SYMFS, OPT_KALLSYMS, OPT_MAX_STACK, OPT_SHOW_PERIOD };
 
 static const struct option long_opts[] = {
     INPUT_LONG_OPTS,
@@ -59,6 +61,8 @@ static const struct option long_opts[] = {
     { "symfs", required_argument, NULL, OPT_SYMFS },
     { "kallsyms", required_argument, NULL, OPT_KALLSYMS },
     { "max-stack", required_argument, NULL, OPT_MAX_STACK },
+    { "show-nr-samples", no_argument, NULL, 'n' },
+    { "show-total-period", no_argument, NULL, OPT_SHOW_PERIOD },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
 };
@@ -72,6 +76,7 @@ typedef struct report {
     double            limit;
     int               json;
     int               sorted;       /* --sort given */
+    int               show_nr, show_period;  /* -n, --show-total-period */
     hist_keys         elided;       /* sort keys a one-value filter names,
                                      * in sort order ("# comm: x" lines) */
     unsigned          elide;        /* of those, the columns not shown (hist.elide) */
@@ -91,15 +96,23 @@ static void samples_text(char *buf, size_t size, uint64_t n)
     snprintf(buf, size, "%lu%c", (unsigned long)n, unit);
 }
 
-static void print_header(FILE *fp, const hist *h, int children, const int *w)
+static void print_header(FILE *fp, const report *r, const hist *h, int children, const int *w)
 {
     int i;
 
     fputs(children ? "# Children      Self" : "# Overhead", fp);
+    if (r->show_nr)
+        fputs("       Samples", fp);
+    if (r->show_period)
+        fputs("        Period", fp);
     for (i = 0; i < h->keys.n; i++)
         if (!(h->elide >> h->keys.k[i] & 1))
             fprintf(fp, "  %-*s", w[i], hist_key_header(h->keys.k[i]));
     fputs(children ? "\n# ........  ........" : "\n# ........", fp);
+    if (r->show_nr)
+        fputs("  ............", fp);
+    if (r->show_period)
+        fputs("  ............", fp);
     for (i = 0; i < h->keys.n; i++) {
         if (h->elide >> h->keys.k[i] & 1)
             continue;
@@ -123,7 +136,7 @@ static void print_event(FILE *fp, const report *r, const hist *h, const size_t *
     fputc('\n', fp);
     fprintf(fp, "# Event count (approx.): %lu\n#\n", (unsigned long)h->total_period);
     hist_key_widths(h, w);
-    print_header(fp, h, r->ho.children, w);
+    print_header(fp, r, h, r->ho.children, w);
     for (i = 0; i < n; i++) {
         const hist_entry *e = &h->v[order[i]];
 
@@ -132,6 +145,10 @@ static void print_event(FILE *fp, const report *r, const hist *h, const size_t *
                     hist_percent(e->period, h->total_period));
         else
             fprintf(fp, "  %7.2f%%", hist_percent(e->period, h->total_period));
+        if (r->show_nr)
+            fprintf(fp, "  %12lu", (unsigned long)e->nr_samples);
+        if (r->show_period)
+            fprintf(fp, "  %12lu", (unsigned long)e->period);
         hist_key_print(fp, h, e, w);
         fputc('\n', fp);
     }
@@ -222,7 +239,7 @@ static int parse_args(report *r, int argc, char **argv)
     int c, k;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "i:qs:C:S:h", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "i:qs:C:S:nh", long_opts, NULL)) != -1) {
         if (c == OPT_FILTER_TIME)
             r->time_arg = optarg;
         if ((k = cmd_input_option("report", &r->in, c, optarg)) != 0 ||
@@ -246,6 +263,8 @@ static int parse_args(report *r, int argc, char **argv)
                 return cmd_usage_error("report", "--percent-limit takes a percentage, not '%s'",
                                        optarg);
             break;
+        case 'n': r->show_nr = 1; break;
+        case OPT_SHOW_PERIOD: r->show_period = 1; break;
         case OPT_STDIO: r->json = 0; break;
         case OPT_JSON: r->json = 1; break;
         case OPT_SYMFS: r->ho.symfs = optarg; break;

@@ -25,7 +25,8 @@ static const field_name fields[] = {
     { "data_page_size", F_DATA_PAGE_SIZE }, { "code_page_size", F_CODE_PAGE_SIZE },
     { "srcline", F_SRCLINE }, { "iregs", F_IREGS }, { "uregs", F_UREGS },
     { "brstack", F_BRSTACK }, { "brstacksym", F_BRSTACKSYM },
-    { "callindent", F_UNSUPPORTED }, { "insn", F_UNSUPPORTED }, { "insnlen", F_UNSUPPORTED },
+    { "callindent", 0 },        /* indents only branch traces (BTS), which perf
+                                 * prints apart: nothing to do for samples */ { "insn", F_UNSUPPORTED }, { "insnlen", F_UNSUPPORTED },
     { "brstackinsn", F_UNSUPPORTED }, { "brstackoff", F_UNSUPPORTED },
     { "metric", F_UNSUPPORTED }, { "srccode", F_UNSUPPORTED }, { "ipc", F_IPC },
     { "tod", F_TOD }, { "flags", F_FLAGS }, { "ins_lat", F_INS_LAT }, { "brstackinsnlen", F_UNSUPPORTED },

@@ -74,6 +74,9 @@ for cap in $chain; do
     check children "$cap" "--children" "--children -g none --sort comm,dso,sym"
 done
 check limit "$C/mthread-fp.data" "--percent-limit 1" "--no-children -g none --percent-limit 1"
+# -n and --show-total-period: the rows' own sample counts and periods
+check columns "$C/mthread-fp.data" "-n --show-total-period" "--no-children -g none -n --show-total-period"
+check columns "$C/cpuhog-fp.data" "-n --children --sort dso,sym" "--children -g none -n --sort dso,sym"
 check limit "$C/buildid-mmap.data" "--children --percent-limit 2" "--children -g none --percent-limit 2"
 check filter "$C/mthread-fp.data" "--comms worker-1,mt-main" "--no-children -g none --comms worker-1,mt-main"
 check filter "$C/mthread-fp.data" "--comms worker-1 --children" "--children -g none --comms worker-1"
