@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include "hist_cache.h"
 #include "hist_capture.h"
+#include "diff_shape.h"
 #include "walk.h"
 
 /* A call chain entry seen before under the same sample row is the same
@@ -86,6 +87,9 @@ typedef struct run {
     int                      cur;
     char                    *trace;     /* key trace: the sample's text; owned */
     size_t                   trace_cap;
+    int                      shaped;    /* perf diff's tree rebuilt (diff_shape.h) */
+    diff_shape             **shapes;    /* owned: one per out->ev, made as needed */
+    size_t                   nshapes;
 } run;
 
 /* perf report's short DSO name; no DSO is "[unknown]" */
@@ -383,6 +387,41 @@ static const char *trace_text(run *r, walk *w, const ps_event *ev)
     }
 }
 
+/* A sample into h's rebuilt perf diff tree (diff_shape.h): its item, with
+ * its own DSO (a row that merges DSOs keeps the first). */
+static int shape_note(run *r, hist *h, const hist_item *it, const char *dso, const ps_frame *fr,
+                      size_t row)
+{
+    size_t i = (size_t)(h - r->out->ev);
+    hist_item own = *it;
+
+    if (dso != NULL && (own.dso = hist_str(h, dso)) == NULL)
+        return -1;
+
+    if (i >= r->nshapes) {
+        size_t n = r->out->n + 8;
+        diff_shape **v = realloc(r->shapes, n * sizeof(*v));
+
+        if (v == NULL)
+            return -1;
+        memset(v + r->nshapes, 0, (n - r->nshapes) * sizeof(*v));
+        r->shapes = v;
+        r->nshapes = n;
+    }
+    return diff_shape_note(&r->shapes[i], h, &own, fr->map != NULL ? fr->r.sym : NULL, row);
+}
+
+static void shapes_free(run *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nshapes; i++)
+        diff_shape_free(r->shapes[i]);
+    free(r->shapes);
+    r->shapes = NULL;
+    r->nshapes = 0;
+}
+
 static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it,
                             uint64_t period)
 {
@@ -391,7 +430,7 @@ static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_i
     unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
     hist_loc_key k = { h, smp->ip, smp->pid, smp->tid, smp->cpu, (uint16_t)cpumode, 0 };
     char comm[64], jit[64];
-    const char *cached;
+    const char *cached, *own_dso;
     hist_entry *e;
     uint32_t row;
     ps_frame fr;
@@ -411,11 +450,14 @@ static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_i
     it->comm = ps_resolver__comm(res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
     ps_resolver__addr(res, smp->pid, smp->tid, smp->time, cpumode, smp->ip, &fr);
     frame_item(it, &fr, jit, sizeof(jit));
+    own_dso = it->dso;
     if ((e = hist_add(h, it, period, 1)) == NULL)
         return NULL;
     /* comm[] and jit[] end here: the hist's copies live on */
     it->dso = e->it.dso;
     if ((it->comm = hist_str(h, it->comm)) == NULL)
+        return NULL;
+    if (r->shaped && shape_note(r, h, it, own_dso, &fr, (size_t)(e - h->v)) < 0)
         return NULL;
     if (r->hc != NULL)
         hist_cache_put(r->hc, &k, (uint32_t)(e - h->v) + 1, it->comm);
@@ -608,6 +650,9 @@ static int at_end(void *ctx, walk *w)
         hist *h = &r->out->ev[i];
         int renamed = 0, rc = 0;
 
+        if (i < r->nshapes)
+            diff_shape_apply(r->shapes[i], h);
+
         for (j = 0; j < h->n && rc >= 0; j++) {
             hist_entry *e = &h->v[j];
             char comm[64];
@@ -660,6 +705,7 @@ static void reset(void *ctx)
     r->last[0].h = r->last[1].h = NULL;
     r->npend = 0;
     r->conflict = 0;
+    shapes_free(r);
 }
 
 /* Whether kernel samples may wait for kallsyms (see the top): the keys
@@ -720,8 +766,10 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
     }
-    /* rows by location: not when a row is what a sample says (key trace) */
-    if (!hist_keys_has(&o->keys, HK_TRACE) && (r.hc = hist_cache_new()) == NULL) {
+    /* rows by location: not when a row is what a sample says (key trace),
+     * nor when every sample walks perf diff's tree */
+    r.shaped = diff_shape_wanted(&o->keys, o->by_name);
+    if (!hist_keys_has(&o->keys, HK_TRACE) && !r.shaped && (r.hc = hist_cache_new()) == NULL) {
         free(r.cache);
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
@@ -736,6 +784,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
         r.defer = 0;
         rc = walk_run(cmd, &again, &wo, &cb);
     }
+    shapes_free(&r);
     free(r.pend);
     free(r.slot);
     free(r.cache);

@@ -137,7 +137,13 @@ else
 fi
 table empty-event "$T/emptyev.data" "$C/sched-tp-syswide.data" -c delta
 table empty-event "$C/cgroups.data" "$C/mthread-fp.data"
+# keys with a symbol but no dso: perf's tree, rebuilt (cmd/diff_shape.c),
+# picks which unresolved address a merged row shows
+table shape "$T/shape-a.data" "$T/shape-b.data" --sort sym
+table shape "$T/shape-b.data" "$T/shape-a.data" --sort cpu,sym
 if [ "${SCRIPT_SETS:-}" != sanitize ]; then
+    table shape "$T/shape-a.data" "$T/shape-a.data" --sort sym,comm
+    table shape "$T/shape-b.data" "$T/shape-a.data" --sort comm,sym
     table sort "$C/jit-map.data" "$C/jitdump.data" --sort sym
     table sort "$C/mthread-fp.data" "$C/compressed.data" --sort comm,dso
 fi

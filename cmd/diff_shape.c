@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diff_shape.c - perf diff's input tree rebuilt (see diff_shape.h). The
+ * comparators are perf 6.1's sort entries', with its argument order: the
+ * entry in the tree on the left, the new one on the right, and a negative
+ * result sends the new one left.
+ */
+#include "diff_shape.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rbshape.h"
+
+typedef struct pentry {
+    const char *comm, *dso;     /* Borrowed from the hist; dso NULL: no map */
+    int32_t     tid, cpu;
+    int         has_sym;
+    uint64_t    start, end;     /* the symbol's, in its DSO */
+    uint64_t    ip;
+    char        level;
+    size_t      row;
+} pentry;
+
+struct diff_shape {
+    rbshape  tree;
+    pentry  *v;                 /* owned: the tree's entries */
+    size_t   n, cap;
+};
+
+typedef struct cmp_ctx {
+    const hist     *h;
+    const pentry   *v;
+    const pentry   *key;
+} cmp_ctx;
+
+int diff_shape_wanted(const hist_keys *keys, int by_name)
+{
+    return by_name && hist_keys_has(keys, HK_SYM) && !hist_keys_has(keys, HK_DSO);
+}
+
+static int sign64(int64_t v)
+{
+    return (v > 0) - (v < 0);
+}
+
+/* cmp_null(): nothing sorts before something */
+static int cmp_null(int l_none, int r_none)
+{
+    return l_none && r_none ? 0 : l_none ? -1 : 1;
+}
+
+/* sort__dso_cmp(): short names, the new entry's first (perf passes its
+ * arguments to _sort__dso_cmp() swapped), a missing DSO before any */
+static int dso_cmp(const pentry *l, const pentry *r)
+{
+    if (l->dso == NULL || r->dso == NULL)
+        return cmp_null(l->dso == NULL, r->dso == NULL);
+    return strcmp(r->dso, l->dso);
+}
+
+/* sort__sym_cmp() without a dso key: unresolved pairs by address alone,
+ * the others by DSO, then symbol start and end */
+static int sym_cmp(const pentry *l, const pentry *r)
+{
+    int c;
+
+    if (!l->has_sym && !r->has_sym)
+        return sign64((int64_t)(r->ip - l->ip));
+    if ((c = dso_cmp(l, r)) != 0)
+        return c;
+    if (!l->has_sym || !r->has_sym)
+        return cmp_null(!l->has_sym, !r->has_sym);
+    if (l->start != r->start)
+        return sign64((int64_t)(r->start - l->start));
+    return sign64((int64_t)(r->end - l->end));
+}
+
+/* hist_entry__cmp(): the first key that tells them apart */
+static int entry_cmp(void *arg, uint32_t payload)
+{
+    const cmp_ctx *x = arg;
+    const pentry *l = &x->v[payload], *r = x->key;
+    int i, c = 0;
+
+    for (i = 0; i < x->h->keys.n && c == 0; i++) {
+        switch (x->h->keys.k[i]) {
+        case HK_COMM: c = strcmp(r->comm ? r->comm : "", l->comm ? l->comm : ""); break;
+        case HK_PID: case HK_TID: c = (r->tid > l->tid) - (r->tid < l->tid); break;
+        case HK_CPU: c = (r->cpu > l->cpu) - (r->cpu < l->cpu); break;
+        case HK_DSO: c = dso_cmp(l, r); break;
+        case HK_SYM: c = sym_cmp(l, r); break;
+        default: break;
+        }
+    }
+    return c;
+}
+
+int diff_shape_note(diff_shape **s, const hist *h, const hist_item *it, const ps_sym *sym,
+                    size_t row)
+{
+    diff_shape *d = *s;
+    pentry key = { it->comm, it->dso, it->tid, it->cpu, sym != NULL,
+                   sym ? sym->start : 0, sym ? sym->end : 0, it->ip, it->level, row };
+    cmp_ctx x;
+    int found;
+
+    if (d == NULL) {
+        if ((d = calloc(1, sizeof(*d))) == NULL)
+            return -1;
+        rbshape_init(&d->tree);
+        *s = d;
+    }
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 64;
+        pentry *v = realloc(d->v, cap * sizeof(*v));
+
+        if (v == NULL)
+            return -1;
+        d->v = v;
+        d->cap = cap;
+    }
+    x = (cmp_ctx){ h, d->v, &key };
+    if (rbshape_findnew(&d->tree, entry_cmp, &x, (uint32_t)d->n, &found) == UINT32_MAX)
+        return -1;
+    if (!found)
+        d->v[d->n++] = key;
+    return 0;
+}
+
+void diff_shape_apply(const diff_shape *s, hist *h)
+{
+    uint32_t *order;
+    unsigned char *done;
+    size_t i;
+
+    if (s == NULL || s->n == 0 || (order = malloc(s->n * sizeof(*order))) == NULL)
+        return;
+    if ((done = calloc(h->n ? h->n : 1, 1)) == NULL) {
+        free(order);
+        return;
+    }
+    rbshape_inorder(&s->tree, order);
+    for (i = 0; i < s->n; i++) {
+        const pentry *p = &s->v[order[i]];
+
+        if (p->row >= h->n || done[p->row])
+            continue;
+        done[p->row] = 1;
+        h->v[p->row].it.level = p->level;
+        h->v[p->row].it.ip = p->ip;
+    }
+    free(done);
+    free(order);
+}
+
+void diff_shape_free(diff_shape *s)
+{
+    if (s == NULL)
+        return;
+    rbshape_free(&s->tree);
+    free(s->v);
+    free(s);
+}

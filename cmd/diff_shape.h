@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diff_shape.h - which entry perf diff shows for a row that merges several
+ * when its sort keys have a symbol but no dso (--sort sym, comm,sym, ...).
+ *
+ * perf diff sums samples into entries of a red-black tree ordered by its
+ * sort keys' comparators, then merges entries of the same symbol name
+ * (every unresolved address into one) walking that tree in order; the
+ * merged row shows the first entry. Without a dso key, sort__sym_cmp
+ * compares two unresolved entries by address alone but others by DSO
+ * name first, which is not a total order: which entry comes first, and
+ * even which samples share an entry, depends on the tree's shape. So the
+ * tree is rebuilt here as perf builds it (rbshape.h), entry by entry in
+ * sample order, and the first entry of each row gives the row its level
+ * ([k] or [.]) and its address.
+ */
+#ifndef PS_CMD_DIFF_SHAPE_H
+#define PS_CMD_DIFF_SHAPE_H
+
+#include "hist.h"
+#include "../libparse/symbols.h"
+
+typedef struct diff_shape diff_shape;
+
+/** Whether rows of keys merge entries perf orders without a total order. */
+int  diff_shape_wanted(const hist_keys *keys, int by_name);
+
+/**
+ * One sample of h: it (its item; it->dso NULL when no map), sym (its
+ * symbol, NULL if unresolved) summed into row `row`. *s is made on first
+ * use. 0, or -1 out of memory.
+ */
+int  diff_shape_note(diff_shape **s, const hist *h, const hist_item *it, const ps_sym *sym,
+                     size_t row);
+
+/** Give each row of h its first entry's level and address. */
+void diff_shape_apply(const diff_shape *s, hist *h);
+
+/** Accepts NULL. */
+void diff_shape_free(diff_shape *s);
+
+#endif /* PS_CMD_DIFF_SHAPE_H */
