@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rbshape.h"
+#include "../libparse/util.h"
 
 typedef struct pentry {
     const char *comm, *dso;     /* Borrowed from the hist; dso NULL: no map */
@@ -111,15 +112,8 @@ int diff_shape_note(diff_shape **s, const hist *h, const hist_item *it, const ps
         rbshape_init(&d->tree);
         *s = d;
     }
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 64;
-        pentry *v = realloc(d->v, cap * sizeof(*v));
-
-        if (v == NULL)
-            return -1;
-        d->v = v;
-        d->cap = cap;
-    }
+    if (ps_grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) < 0)
+        return -1;
     x = (cmp_ctx){ h, d->v, &key };
     if (rbshape_findnew(&d->tree, entry_cmp, &x, (uint32_t)d->n, &found) == UINT32_MAX)
         return -1;

@@ -399,14 +399,12 @@ static int shape_note(run *r, hist *h, const hist_item *it, const char *dso, con
         return -1;
 
     if (i >= r->nshapes) {
-        size_t n = r->out->n + 8;
-        diff_shape **v = realloc(r->shapes, n * sizeof(*v));
+        size_t cap = r->nshapes;
 
-        if (v == NULL)
+        if (ps_grow((void **)&r->shapes, &cap, i + 1, sizeof(*r->shapes)) < 0)
             return -1;
-        memset(v + r->nshapes, 0, (n - r->nshapes) * sizeof(*v));
-        r->shapes = v;
-        r->nshapes = n;
+        memset(r->shapes + r->nshapes, 0, (cap - r->nshapes) * sizeof(*r->shapes));
+        r->nshapes = cap;
     }
     return diff_shape_note(&r->shapes[i], h, &own, fr->map != NULL ? fr->r.sym : NULL, row);
 }

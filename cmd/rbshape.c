@@ -10,6 +10,8 @@
 
 #include <stdlib.h>
 
+#include "../libparse/util.h"
+
 typedef struct rb_node_ {
     uint32_t parent, left, right;   /* index + 1 */
     uint32_t payload;
@@ -120,15 +122,8 @@ uint32_t rbshape_findnew(rbshape *t, rbshape_cmp cmp, void *ctx, uint32_t make, 
         go_left = c < 0;
         cur = go_left ? N(t, cur)->left : N(t, cur)->right;
     }
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        rb_node_ *v = realloc(t->v, cap * sizeof(*v));
-
-        if (v == NULL)
-            return UINT32_MAX;
-        t->v = v;
-        t->cap = cap;
-    }
+    if (ps_grow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v)) < 0)
+        return UINT32_MAX;
     z = (uint32_t)++t->n;
     *N(t, z) = (rb_node_){ parent, 0, 0, make, 1 };
     if (parent == 0)
