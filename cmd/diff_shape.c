@@ -7,6 +7,7 @@
  */
 #include "diff_shape.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,8 @@ struct diff_shape {
     rbshape  tree;
     pentry  *v;                 /* owned: the tree's entries */
     size_t   n, cap;
+    size_t   last;              /* the entry the last note found or made */
+    int      last_found;
 };
 
 typedef struct cmp_ctx {
@@ -97,6 +100,28 @@ static int entry_cmp(void *arg, uint32_t payload)
     return c;
 }
 
+int diff_shape_report_wanted(const hist_keys *keys, int children)
+{
+    return !children && hist_keys_has(keys, HK_SYM) && !hist_keys_has(keys, HK_DSO) &&
+           !hist_keys_has(keys, HK_TRACE);
+}
+
+int diff_shape_find(diff_shape **s, const hist *h, const hist_item *it, const ps_sym *sym,
+                    size_t *row)
+{
+    if (diff_shape_note(s, h, it, sym, SIZE_MAX) < 0)
+        return -1;
+    if (!(*s)->last_found)
+        return 0;
+    *row = (*s)->v[(*s)->last].row;
+    return 1;
+}
+
+void diff_shape_new_row(diff_shape *s, size_t row)
+{
+    s->v[s->last].row = row;
+}
+
 int diff_shape_note(diff_shape **s, const hist *h, const hist_item *it, const ps_sym *sym,
                     size_t row)
 {
@@ -115,10 +140,76 @@ int diff_shape_note(diff_shape **s, const hist *h, const hist_item *it, const ps
     if (ps_grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) < 0)
         return -1;
     x = (cmp_ctx){ h, d->v, &key };
-    if (rbshape_findnew(&d->tree, entry_cmp, &x, (uint32_t)d->n, &found) == UINT32_MAX)
+    if ((d->last = rbshape_findnew(&d->tree, entry_cmp, &x, (uint32_t)d->n, &found)) == UINT32_MAX)
         return -1;
+    d->last_found = found;
     if (!found)
         d->v[d->n++] = key;
+    return 0;
+}
+
+/* perf's collapse: the entries, in the first tree's order, into a second
+ * tree with the same comparator; one that meets another gives its row's
+ * sums to that one's row. order: in, the first tree's order; out, the
+ * second's. @return the second tree's size, or -1 out of memory */
+static long collapse(const diff_shape *s, hist *h, uint32_t *order)
+{
+    rbshape t;
+    size_t i;
+    long n;
+    int found;
+
+    rbshape_init(&t);
+    for (i = 0; i < s->n; i++) {
+        const pentry *p = &s->v[order[i]];
+        cmp_ctx x = { h, s->v, p };
+        uint32_t got = rbshape_findnew(&t, entry_cmp, &x, order[i], &found);
+
+        if (got == UINT32_MAX) {
+            rbshape_free(&t);
+            return -1;
+        }
+        if (found && s->v[got].row != p->row && p->row < h->n && s->v[got].row < h->n) {
+            hist_entry *to = &h->v[s->v[got].row], *from = &h->v[p->row];
+
+            to->period += from->period;
+            to->nr_samples += from->nr_samples;
+            from->period = from->nr_samples = 0;
+            from->hidden = 1;
+        }
+    }
+    rbshape_inorder(&t, order);
+    n = (long)t.n;
+    rbshape_free(&t);
+    return n;
+}
+
+int diff_shape_rank(const diff_shape *s, hist *h)
+{
+    uint32_t *order;
+    size_t i, n;
+    long k;
+
+    if (s == NULL || s->n == 0) {
+        h->ranked = 1;
+        return 0;
+    }
+    if ((order = malloc(s->n * sizeof(*order))) == NULL)
+        return -1;
+    rbshape_inorder(&s->tree, order);
+    n = s->n;
+    if (hist_keys_has(&h->keys, HK_COMM)) {
+        if ((k = collapse(s, h, order)) < 0) {
+            free(order);
+            return -1;
+        }
+        n = (size_t)k;
+    }
+    for (i = 0; i < n; i++)
+        if (s->v[order[i]].row < h->n)
+            h->v[s->v[order[i]].row].rank = (uint32_t)i;
+    h->ranked = 1;
+    free(order);
     return 0;
 }
 

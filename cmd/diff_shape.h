@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * diff_shape.h - which entry perf diff shows for a row that merges several
- * when its sort keys have a symbol but no dso (--sort sym, comm,sym, ...).
+ * diff_shape.h - perf's hist tree rebuilt, for sort keys with a symbol but
+ * no dso (--sort sym, comm,sym, ...): which entry perf diff shows for a
+ * row that merges several, and perf report's rows and their order.
  *
  * perf diff sums samples into entries of a red-black tree ordered by its
  * sort keys' comparators, then merges entries of the same symbol name
@@ -22,8 +23,36 @@
 
 typedef struct diff_shape diff_shape;
 
-/** Whether rows of keys merge entries perf orders without a total order. */
+/** Whether rows of keys merge entries perf orders without a total order
+ * (perf diff: by_name). */
 int  diff_shape_wanted(const hist_keys *keys, int by_name);
+
+/*
+ * perf report with such keys (--no-children): there the tree also decides
+ * which samples share a row (an address in two DSOs can share one, two
+ * entries of one symbol can stay apart), and, for rows perf's output
+ * order finds equal (same overhead, same name), their order. For comm keys
+ * perf then rebuilds the tree once more (its collapse), in the first
+ * tree's order, merging what meets.
+ */
+/** Whether report's rows of keys come from perf's tree. */
+int  diff_shape_report_wanted(const hist_keys *keys, int children);
+
+/**
+ * The row of perf's entry for a sample: 1 and *row when the tree has it;
+ * 0 when it is new: the caller makes its row and tells it with
+ * diff_shape_new_row(). -1 out of memory.
+ */
+int  diff_shape_find(diff_shape **s, const hist *h, const hist_item *it, const ps_sym *sym,
+                     size_t *row);
+void diff_shape_new_row(diff_shape *s, size_t row);
+
+/**
+ * The collapse (with comm keys) and each row's rank in perf's final tree:
+ * rows merged by the collapse give their sums to the row they meet and are
+ * hidden. h->ranked is set. 0, or -1 out of memory (h left unranked).
+ */
+int  diff_shape_rank(const diff_shape *s, hist *h);
 
 /**
  * One sample of h: it (its item; it->dso NULL when no map), sym (its

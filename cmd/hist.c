@@ -263,8 +263,22 @@ static hist_entry *insert(hist *h, const hist_item *it, size_t j)
         (it->sym && (e->it.sym = hist_str(h, it->sym)) == NULL) ||
         (it->trace && (e->it.trace = hist_str(h, it->trace)) == NULL))
         return NULL;
-    h->slots[j] = (uint32_t)++h->n;
+    ++h->n;
+    if (!h->slots[j])           /* a row hist_append() adds beside an equal one
+                                 * is not found by item */
+        h->slots[j] = (uint32_t)h->n;
     return e;
+}
+
+hist_entry *hist_append(hist *h, const hist_item *it, uint64_t period)
+{
+    hist_entry *e;
+
+    if ((h->n + 1) * 2 > h->nslots && slots_grow(h) < 0)
+        return NULL;
+    if ((e = insert(h, it, slot_of(h, it, hash_item(h, it)))) == NULL)
+        return NULL;
+    return hist_add_at(h, (size_t)(e - h->v), period, 1);
 }
 
 hist_entry *hist_add(hist *h, const hist_item *it, uint64_t period, int self)
@@ -347,6 +361,16 @@ static int cmp_sym(const hist_item *a, const hist_item *b)
     return (int64_t)a->ip < (int64_t)b->ip ? -1 : (int64_t)a->ip > (int64_t)b->ip;
 }
 
+/* The symbol key's output order: names; with a rank (perf's tree order
+ * breaks the ties) unresolved addresses are all alike, as perf's
+ * sort__sym_sort has them. */
+static int cmp_sym_out(const hist *h, const hist_item *a, const hist_item *b)
+{
+    if (h->ranked && a->sym == NULL && b->sym == NULL)
+        return 0;
+    return cmp_sym(a, b);
+}
+
 /* perf's DSO order: by short name, rows without a map last */
 static int cmp_dso(const char *a, const char *b)
 {
@@ -367,7 +391,7 @@ int hist_key_cmp(const hist *h, const hist_entry *a, const hist_entry *b)
         case HK_PID: case HK_TID: c = (a->it.tid > b->it.tid) - (a->it.tid < b->it.tid); break;
         case HK_CPU: c = (a->it.cpu > b->it.cpu) - (a->it.cpu < b->it.cpu); break;
         case HK_DSO: c = cmp_dso(a->it.dso, b->it.dso); break;
-        case HK_SYM: c = cmp_sym(&a->it, &b->it); break;
+        case HK_SYM: c = cmp_sym_out(h, &a->it, &b->it); break;
         case HK_TRACE: c = cmp_str(a->it.trace, b->it.trace); break;
         }
     }
@@ -504,7 +528,11 @@ static int order_cmp(const void *pa, const void *pb, void *arg)
 
     if (r == 0)
         r = cmp_u64_desc(a->period, b->period);
-    return r != 0 ? r : hist_key_cmp(c->h, a, b);
+    if (r == 0)
+        r = hist_key_cmp(c->h, a, b);
+    if (r == 0 && c->h->ranked)     /* perf's tree order (diff_shape.h) */
+        r = (a->rank > b->rank) - (a->rank < b->rank);
+    return r;
 }
 
 size_t *hist_order(const hist *h, int children, double limit, size_t *n)

@@ -47,6 +47,7 @@ typedef struct hist_entry {
     uint64_t    acc_period, acc_samples;    /* inclusive, with children */
     uint64_t    stamp;          /* the last sample that added to acc */
     int64_t     pair;           /* diff: the other side's row, -1 none */
+    uint32_t    rank;           /* with hist.ranked: place in perf's tree */
     int         hidden;         /* made by a sample perf report's filters hide
                                  * (hist.hide_new then): in the totals, not shown */
 } hist_entry;
@@ -66,6 +67,8 @@ typedef struct hist {
     size_t      nslots;
     uint64_t    total_period, nr_samples;
     uint64_t    stamp;
+    int         ranked;         /* ties in the output order by rank: perf's
+                                 * tree decides them (diff_shape.h) */
     int         hide_new;       /* rows made now are hidden: perf decides a
                                  * row's filtering once, by the sample that
                                  * makes it (later ones only add to it) */
@@ -91,6 +94,9 @@ static inline void hist_sample_begin(hist *h) { h->stamp++; }
 hist_entry *hist_add(hist *h, const hist_item *it, uint64_t period, int self);
 /** hist_add() to the row at index row (found before). */
 hist_entry *hist_add_at(hist *h, size_t row, uint64_t period, int self);
+/** A new self row for it even when a row of an equal item exists (perf's
+ * tree can keep two apart, diff_shape.h); NULL out of memory. */
+hist_entry *hist_append(hist *h, const hist_item *it, uint64_t period);
 /**
  * Merge the rows that became equal (perf's collapse: after its comm of a
  * thread first seen without one is renamed in place). 0 or -1 (memory).

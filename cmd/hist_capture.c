@@ -88,6 +88,7 @@ typedef struct run {
     char                    *trace;     /* key trace: the sample's text; owned */
     size_t                   trace_cap;
     int                      shaped;    /* perf diff's tree rebuilt (diff_shape.h) */
+    int                      rshaped;   /* perf report's: its rows from it */
     diff_shape             **shapes;    /* owned: one per out->ev, made as needed */
     size_t                   nshapes;
 } run;
@@ -387,26 +388,54 @@ static const char *trace_text(run *r, walk *w, const ps_event *ev)
     }
 }
 
-/* A sample into h's rebuilt perf diff tree (diff_shape.h): its item, with
- * its own DSO (a row that merges DSOs keeps the first). */
-static int shape_note(run *r, hist *h, const hist_item *it, const char *dso, const ps_frame *fr,
-                      size_t row)
+/* h's rebuilt perf tree (diff_shape.h); NULL out of memory */
+static diff_shape **shape_slot(run *r, const hist *h)
 {
     size_t i = (size_t)(h - r->out->ev);
-    hist_item own = *it;
-
-    if (dso != NULL && (own.dso = hist_str(h, dso)) == NULL)
-        return -1;
 
     if (i >= r->nshapes) {
         size_t cap = r->nshapes;
 
         if (ps_grow((void **)&r->shapes, &cap, i + 1, sizeof(*r->shapes)) < 0)
-            return -1;
+            return NULL;
         memset(r->shapes + r->nshapes, 0, (cap - r->nshapes) * sizeof(*r->shapes));
         r->nshapes = cap;
     }
-    return diff_shape_note(&r->shapes[i], h, &own, fr->map != NULL ? fr->r.sym : NULL, row);
+    return &r->shapes[i];
+}
+
+/* A sample into h's rebuilt perf diff tree: its item, with its own DSO (a
+ * row that merges DSOs keeps the first). */
+static int shape_note(run *r, hist *h, const hist_item *it, const char *dso, const ps_frame *fr,
+                      size_t row)
+{
+    diff_shape **slot = shape_slot(r, h);
+    hist_item own = *it;
+
+    if (slot == NULL || (dso != NULL && (own.dso = hist_str(h, dso)) == NULL))
+        return -1;
+    return diff_shape_note(slot, h, &own, fr->map != NULL ? fr->r.sym : NULL, row);
+}
+
+/* perf report's row for a sample when its tree decides rows: the one its
+ * entry has, or a new one. NULL out of memory. */
+static hist_entry *shape_row(run *r, hist *h, hist_item *it, const ps_frame *fr, uint64_t period)
+{
+    diff_shape **slot = shape_slot(r, h);
+    hist_entry *e;
+    size_t row;
+    int k;
+
+    if (slot == NULL || (it->comm != NULL && (it->comm = hist_str(h, it->comm)) == NULL) ||
+        (it->dso != NULL && (it->dso = hist_str(h, it->dso)) == NULL))
+        return NULL;
+    if ((k = diff_shape_find(slot, h, it, fr->map != NULL ? fr->r.sym : NULL, &row)) < 0)
+        return NULL;
+    if (k > 0)
+        return hist_add_at(h, row, period, 1);
+    if ((e = hist_append(h, it, period)) != NULL)
+        diff_shape_new_row(*slot, (size_t)(e - h->v));
+    return e;
 }
 
 static void shapes_free(run *r)
@@ -449,7 +478,7 @@ static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_i
     ps_resolver__addr(res, smp->pid, smp->tid, smp->time, cpumode, smp->ip, &fr);
     frame_item(it, &fr, jit, sizeof(jit));
     own_dso = it->dso;
-    if ((e = hist_add(h, it, period, 1)) == NULL)
+    if ((e = r->rshaped ? shape_row(r, h, it, &fr, period) : hist_add(h, it, period, 1)) == NULL)
         return NULL;
     /* comm[] and jit[] end here: the hist's copies live on */
     it->dso = e->it.dso;
@@ -648,8 +677,12 @@ static int at_end(void *ctx, walk *w)
         hist *h = &r->out->ev[i];
         int renamed = 0, rc = 0;
 
-        if (i < r->nshapes)
+        if (i < r->nshapes && r->shaped)
             diff_shape_apply(r->shapes[i], h);
+        if (r->rshaped && diff_shape_rank(i < r->nshapes ? r->shapes[i] : NULL, h) < 0) {
+            fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+            return -1;
+        }
 
         for (j = 0; j < h->n && rc >= 0; j++) {
             hist_entry *e = &h->v[j];
@@ -767,7 +800,9 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     /* rows by location: not when a row is what a sample says (key trace),
      * nor when every sample walks perf diff's tree */
     r.shaped = diff_shape_wanted(&o->keys, o->by_name);
-    if (!hist_keys_has(&o->keys, HK_TRACE) && !r.shaped && (r.hc = hist_cache_new()) == NULL) {
+    r.rshaped = !o->by_name && diff_shape_report_wanted(&o->keys, o->children);
+    if (!hist_keys_has(&o->keys, HK_TRACE) && !r.shaped && !r.rshaped &&
+        (r.hc = hist_cache_new()) == NULL) {
         free(r.cache);
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;

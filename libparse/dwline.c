@@ -182,7 +182,9 @@ static int read_header(const ps_dwlines *d, uint64_t off, ps_cursor *c, header *
         return -1;
     h->line_base = (int8_t)lb;
     h->tables = u;
-    h->tables.end = c->pos;
+    /* a header_length shorter than the fields read: no tables (the
+     * cursor must not run backwards) */
+    h->tables.end = c->pos >= u.pos ? c->pos : u.pos;
     h->dw64 = dw64;
     return 0;
 }

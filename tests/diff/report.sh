@@ -100,6 +100,11 @@ check filter "$C/cpuhog-fp.data" "--comms cpuhog --dsos cpuhog -S foo" \
     "--no-children -g none --comms cpuhog --dsos cpuhog -S foo"
 check filter "$C/cpuhog-fp.data" "--sort sym,dso --dsos cpuhog -S foo" \
     "--no-children -g none --sort sym,dso --dsos cpuhog -S foo"
+# keys with a symbol but no dso: perf's tree (cmd/diff_shape.c) decides
+# which samples share a row and the order of rows it finds equal
+check shape "$T/shape-a.data" "--sort sym" "--no-children -g none --sort sym"
+check shape "$T/shape-b.data" "--sort cpu,sym -n" "--no-children -g none --sort cpu,sym -n"
+check shape "$T/shape-a.data" "--sort comm,sym --comms ls,grep" "--no-children -g none --sort comm,sym --comms ls,grep"
 check no-samples "$C/stat-record.data" "" "--no-children -g none"
 # only tracepoints (testdata/tp-only.data): perf's default sort is the
 # trace text; with other keys after it (before it, perf's column width is
