@@ -32,6 +32,8 @@ static const char usage_text[] =
 "      --percent-limit P hide rows under P percent (of the first column)\n"
 "  -n, --show-nr-samples a column of each row's own sample count\n"
 "      --show-total-period a column of each row's own period\n"
+"      --percentage MODE absolute (the default: shares of every sample) or\n"
+"                        relative (of the rows the filters leave shown)\n"
 "      --stdio           the text table (the default)\n"
 "      --json            JSON instead (schemas/report.schema.json)\n"
 "      --symfs DIR       look for binaries under DIR\n"
@@ -47,7 +49,7 @@ INPUT_USAGE
 "  perfsift report --json --comms myapp perf.data | jq '.events[0].rows[0]'\n";
 
 enum { OPT_SORT = 6000, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PERCENT_LIMIT, OPT_STDIO,
-       OPT_JSON, OPT_SYMFS, OPT_KALLSYMS, OPT_MAX_STACK, OPT_SHOW_PERIOD };
+       OPT_JSON, OPT_SYMFS, OPT_KALLSYMS, OPT_MAX_STACK, OPT_SHOW_PERIOD, OPT_PERCENTAGE };
 
 static const struct option long_opts[] = {
     INPUT_LONG_OPTS,
@@ -63,6 +65,7 @@ static const struct option long_opts[] = {
     { "max-stack", required_argument, NULL, OPT_MAX_STACK },
     { "show-nr-samples", no_argument, NULL, 'n' },
     { "show-total-period", no_argument, NULL, OPT_SHOW_PERIOD },
+    { "percentage", required_argument, NULL, OPT_PERCENTAGE },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
 };
@@ -77,6 +80,7 @@ typedef struct report {
     int               json;
     int               sorted;       /* --sort given */
     int               show_nr, show_period;  /* -n, --show-total-period */
+    int               relative;     /* --percentage relative */
     hist_keys         elided;       /* sort keys a one-value filter names,
                                      * in sort order ("# comm: x" lines) */
     unsigned          elide;        /* of those, the columns not shown (hist.elide) */
@@ -265,6 +269,12 @@ static int parse_args(report *r, int argc, char **argv)
             break;
         case 'n': r->show_nr = 1; break;
         case OPT_SHOW_PERIOD: r->show_period = 1; break;
+        case OPT_PERCENTAGE:
+            if (strcmp(optarg, "relative") != 0 && strcmp(optarg, "absolute") != 0)
+                return cmd_usage_error("report", "--percentage takes relative or absolute, "
+                                       "not '%s'", optarg);
+            r->relative = strcmp(optarg, "relative") == 0;
+            break;
         case OPT_STDIO: r->json = 0; break;
         case OPT_JSON: r->json = 1; break;
         case OPT_SYMFS: r->ho.symfs = optarg; break;
@@ -384,6 +394,22 @@ static void elide(report *r)
         r->elide = 0;
 }
 
+/* --percentage relative: totals of the rows the filters leave shown, as
+ * perf's total_non_filtered_period (the header's counts too) */
+static void shown_totals(hist *h)
+{
+    uint64_t period = 0, samples = 0;
+    size_t i;
+
+    for (i = 0; i < h->n; i++)
+        if (!h->v[i].hidden) {
+            period += h->v[i].period;
+            samples += h->v[i].nr_samples;
+        }
+    h->total_period = period;
+    h->nr_samples = samples;
+}
+
 int cmd_report(int argc, char **argv)
 {
     report r;
@@ -416,8 +442,11 @@ int cmd_report(int argc, char **argv)
         r.ho.hide = filter_active(&r.soft) ? &r.soft : NULL;
         r.ho.ksyms = ps_ksyms__new();   /* kallsyms in a thread; NULL: inline */
         rc = hist_capture("report", &r.in, &r.ho, &r.set);
-        for (size_t i = 0; i < r.set.n; i++)
+        for (size_t i = 0; i < r.set.n; i++) {
             r.set.ev[i].elide = r.elide;
+            if (r.relative)
+                shown_totals(&r.set.ev[i]);
+        }
         ps_ksyms__free(r.ho.ksyms);
         if (rc == EXIT_OK) {
             /* perf report shows children only when there are call chains */

@@ -113,6 +113,7 @@ static const struct option long_opts[] = {
     { "per-event-dump", no_argument, NULL, OPT_PER_EVENT_DUMP },
     { "stop-bt", required_argument, NULL, OPT_STOP_BT },
     { "demangle", no_argument, NULL, OPT_DEMANGLE },
+    { "demangle-kernel", no_argument, NULL, OPT_SHOW_KERNEL_PATH },
     { "show-kernel-path", no_argument, NULL, OPT_SHOW_KERNEL_PATH },
     { "help", no_argument, NULL, 'h' },
     INPUT_LONG_OPTS,
@@ -871,7 +872,8 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
                 return cmd_usage_error("script", "out of memory");
             break;
         case OPT_DEMANGLE: so->demangle = 1; break;
-        case OPT_SHOW_KERNEL_PATH: break;   /* kallsyms has no path to show */
+        case OPT_SHOW_KERNEL_PATH: break;   /* kallsyms has no path to show, and
+                                             * its C names nothing to demangle */
         case 'h': fputs(usage_text, stdout); return -1;
         default: return cmd_usage_error("script", "unknown option");
         }

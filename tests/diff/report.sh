@@ -96,6 +96,11 @@ check filter "$C/cpuhog-fp.data" "--sort dso -S foo" "--no-children -g none --so
 check filter "$C/cpuhog-fp.data" "--sort comm --dsos cpuhog,libc.so.6" \
     "--no-children -g none --sort comm --dsos cpuhog,libc.so.6"
 check filter "$C/mthread-fp.data" "--sort dso --comms worker-1" "--no-children -g none --sort dso --comms worker-1"
+# --percentage relative: shares (and the header's counts) of the rows shown
+check filter "$C/mthread-fp.data" "--comms worker-1 --percentage relative -n" \
+    "--no-children -g none --comms worker-1 --percentage relative -n"
+check filter "$C/cpuhog-fp.data" "--children --dsos cpuhog --percentage relative" \
+    "--children -g none --dsos cpuhog --percentage relative"
 check filter "$C/cpuhog-fp.data" "--comms cpuhog --dsos cpuhog -S foo" \
     "--no-children -g none --comms cpuhog --dsos cpuhog -S foo"
 check filter "$C/cpuhog-fp.data" "--sort sym,dso --dsos cpuhog -S foo" \
