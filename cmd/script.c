@@ -70,6 +70,9 @@ FILTER_USAGE
 "  -I, --show-info       the header in full (CPU and memory topology, caches)\n"
 "      --per-event-dump  each event's samples to FILE.EVENT.dump\n"
 "      --stop-bt LIST    end each call chain after a frame of these symbols\n"
+"      --switch-on EVENT   samples only after a sample of EVENT\n"
+"      --switch-off EVENT  ... and not after one of EVENT (until the next on)\n"
+"      --show-on-off-events  print the switching samples too\n"
 INPUT_USAGE
 "  -h, --help            this text\n"
 "\n"
@@ -81,7 +84,8 @@ INPUT_USAGE
 enum {
     OPT_NS = 3000, OPT_MAX_STACK, OPT_SYMFS, OPT_KALLSYMS, OPT_NO_DEMANGLE, OPT_RELTIME, OPT_DELTATIME, OPT_INLINE,
     OPT_NO_INLINE, OPT_FULL_SRCPATH, OPT_HEADER, OPT_HEADER_ONLY, OPT_PER_EVENT_DUMP,
-    OPT_STOP_BT, OPT_DEMANGLE, OPT_SHOW_KERNEL_PATH, OPT_SHOW_BASE
+    OPT_STOP_BT, OPT_DEMANGLE, OPT_SHOW_KERNEL_PATH, OPT_SWITCH_ON, OPT_SWITCH_OFF,
+    OPT_SHOW_ON_OFF, OPT_SHOW_BASE
 };
 
 static const struct option long_opts[] = {
@@ -112,6 +116,9 @@ static const struct option long_opts[] = {
     { "show-info", no_argument, NULL, 'I' },
     { "per-event-dump", no_argument, NULL, OPT_PER_EVENT_DUMP },
     { "stop-bt", required_argument, NULL, OPT_STOP_BT },
+    { "switch-on", required_argument, NULL, OPT_SWITCH_ON },
+    { "switch-off", required_argument, NULL, OPT_SWITCH_OFF },
+    { "show-on-off-events", no_argument, NULL, OPT_SHOW_ON_OFF },
     { "demangle", no_argument, NULL, OPT_DEMANGLE },
     { "demangle-kernel", no_argument, NULL, OPT_SHOW_KERNEL_PATH },
     { "show-kernel-path", no_argument, NULL, OPT_SHOW_KERNEL_PATH },
@@ -140,6 +147,11 @@ typedef struct script {
     int           show_info;    /* -I: the header in full */
     int           per_event_dump;   /* --per-event-dump */
     filter_list   stop_bt;      /* --stop-bt: call chains end at these symbols */
+    const char   *switch_name[2];   /* --switch-on, --switch-off events */
+    const ps_evsel *switch_ev[2];   /* ... found at the first sample */
+    int           switch_ready; /* looked up */
+    int           discarding;   /* between an off and an on event */
+    int           show_on_off;  /* --show-on-off-events */
     script_dump  *dump;         /* its files; NULL: samples go to out */
     header_printer hp;
     char          srcline[4096 + 32];
@@ -640,6 +652,50 @@ static int print_read_sample(script *sc, const ps_event *ev)
  * that ps_session_next() returns in the same variable (PS_EFORMAT is -2) */
 enum { REPORTED = -1000 };
 
+/* --switch-on/--switch-off's events by name, at the first sample (a pipe's
+ * events are known by then). 0, or -1 (message printed). */
+static int switch_lookup(script *sc)
+{
+    size_t i, n = ps_session_nr_evsels(sc->s);
+    int k;
+
+    sc->switch_ready = 1;
+    for (k = 0; k < 2; k++) {
+        for (i = 0; sc->switch_name[k] != NULL && i < n && sc->switch_ev[k] == NULL; i++) {
+            const ps_evsel *e = ps_session_evsel(sc->s, i);
+
+            if (e->name != NULL && strcmp(e->name, sc->switch_name[k]) == 0)
+                sc->switch_ev[k] = e;
+        }
+        if (sc->switch_name[k] != NULL && sc->switch_ev[k] == NULL) {
+            fprintf(stderr, "perfsift script: --switch-%s: no event '%s' in the capture\n",
+                    k == 0 ? "on" : "off", sc->switch_name[k]);
+            return -1;
+        }
+    }
+    sc->discarding = sc->switch_ev[0] != NULL;
+    return 0;
+}
+
+/* perf's evswitch: while discarding, samples wait for the on event; else
+ * the off event starts discarding. The switching samples themselves print
+ * only with --show-on-off-events. As perf, discarding only ever ends with
+ * an on event, so an off event alone hides just its first sample. */
+static int switch_discards(script *sc, const ps_evsel *e)
+{
+    if (sc->switch_ev[0] != NULL && sc->discarding) {
+        if (e != sc->switch_ev[0])
+            return 1;
+        sc->discarding = 0;
+        return !sc->show_on_off;
+    }
+    if (sc->switch_ev[1] != NULL && !sc->discarding && e == sc->switch_ev[1]) {
+        sc->discarding = 1;
+        return !sc->show_on_off;
+    }
+    return 0;
+}
+
 static int on_sample(script *sc, const ps_event *ev)
 {
     const ps_sample *smp = &ev->u.sample;
@@ -650,6 +706,12 @@ static int on_sample(script *sc, const ps_event *ev)
     case 0: break;
     case 1: return 0;
     default: return REPORTED;
+    }
+    if ((sc->switch_name[0] != NULL || sc->switch_name[1] != NULL)) {
+        if (!sc->switch_ready && switch_lookup(sc) < 0)
+            return REPORTED;
+        if (switch_discards(sc, ev->evsel))
+            return 0;
     }
     if (smp->sample_type & PERF_SAMPLE_READ)
         return print_read_sample(sc, ev);
@@ -777,7 +839,11 @@ static int on_event(script *sc, const ps_event *ev, ps_error *err)
                 "perf script --itrace=\n");
     }
     if (ev->type == PERF_RECORD_SAMPLE) {
-        if (on_sample(sc, ev) < 0)
+        int rc = on_sample(sc, ev);
+
+        if (rc == REPORTED)
+            return REPORTED;
+        if (rc < 0)
             return ps_error__set(err, PS_ENOMEM, ev->offset, "script: out of memory");
         return 0;
     }
@@ -872,6 +938,9 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
                 return cmd_usage_error("script", "out of memory");
             break;
         case OPT_DEMANGLE: so->demangle = 1; break;
+        case OPT_SWITCH_ON: sc->switch_name[0] = optarg; break;
+        case OPT_SWITCH_OFF: sc->switch_name[1] = optarg; break;
+        case OPT_SHOW_ON_OFF: sc->show_on_off = 1; break;
         case OPT_SHOW_KERNEL_PATH: break;   /* kallsyms has no path to show, and
                                              * its C names nothing to demangle */
         case 'h': fputs(usage_text, stdout); return -1;

@@ -8,7 +8,7 @@
 #   - tracepoints printing kernel functions with %ps (resolved),
 #   - a pipe-mode capture (no build-ids: kallsyms used unchecked);
 #   - the --dsos and -S filters, --time's forms;
-#   - -F tod, flags, ipc; --per-event-dump.
+#   - -F tod, flags, ipc; --per-event-dump; --switch-on/--switch-off.
 source "$(dirname "$0")/lib.sh"
 require_perf
 W='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; ls -R /usr/lib > /dev/null'
@@ -131,6 +131,19 @@ if record tp -a -e timer:hrtimer_start,timer:hrtimer_expire_entry -- sleep 0.2; 
     compare tp "$TMPD/tp.data"
     compare tp "$TMPD/tp.data" --show-task-events --ns
     dump_compare tp "$TMPD/tp.data"
+fi
+# --switch-on/--switch-off (perf's evswitch: an off event alone hides only
+# its first sample), --show-on-off-events
+SW=$SHARED/corpus/captures/sched-tp-syswide.data
+compare switch "$SW" --switch-on sched:sched_switch
+compare switch "$SW" --switch-off sched:sched_switch
+compare switch "$SW" --switch-on sched:sched_process_fork --switch-off sched:sched_process_exit \
+    --show-on-off-events
+if ! "$PERFSIFT" script -q --switch-on nope "$SW" > /dev/null 2> "$TMPD/sw.err" &&
+   grep -q "no event 'nope'" "$TMPD/sw.err"; then
+    pass "script-live switch: an unknown --switch-on event is an error"
+else
+    fail "script-live switch: --switch-on nope: $(head -c 200 "$TMPD/sw.err")"
 fi
 if perf record -q -g -F 999 -o - -- sh -c "$W" > "$TMPD/pipe.data" 2> /dev/null; then
     compare pipe "$TMPD/pipe.data"
