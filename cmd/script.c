@@ -73,6 +73,7 @@ FILTER_USAGE
 "      --switch-on EVENT   samples only after a sample of EVENT\n"
 "      --switch-off EVENT  ... and not after one of EVENT (until the next on)\n"
 "      --show-on-off-events  print the switching samples too\n"
+"  -L, --Latency         perf's latency columns: comm in 8, cpu as a number\n"
 INPUT_USAGE
 "  -h, --help            this text\n"
 "\n"
@@ -119,6 +120,7 @@ static const struct option long_opts[] = {
     { "switch-on", required_argument, NULL, OPT_SWITCH_ON },
     { "switch-off", required_argument, NULL, OPT_SWITCH_OFF },
     { "show-on-off-events", no_argument, NULL, OPT_SHOW_ON_OFF },
+    { "Latency", no_argument, NULL, 'L' },
     { "demangle", no_argument, NULL, OPT_DEMANGLE },
     { "demangle-kernel", no_argument, NULL, OPT_SHOW_KERNEL_PATH },
     { "show-kernel-path", no_argument, NULL, OPT_SHOW_KERNEL_PATH },
@@ -152,6 +154,7 @@ typedef struct script {
     int           switch_ready; /* looked up */
     int           discarding;   /* between an off and an on event */
     int           show_on_off;  /* --show-on-off-events */
+    int           latency;      /* -L: perf's latency format of the columns */
     script_dump  *dump;         /* its files; NULL: samples go to out */
     header_printer hp;
     char          srcline[4096 + 32];
@@ -338,6 +341,23 @@ static void print_tod(script *sc, uint64_t t)
     lb_putc(&sc->lb, ' ');
 }
 
+/* The comm column: "%8.8s " with -L; else "%16s ", or as it is when a
+ * call chain follows on lines of its own. */
+static void print_comm(script *sc, const script_output *o, const ps_evsel *e, const char *comm)
+{
+    if (sc->latency) {
+        char cut[9];
+
+        snprintf(cut, sizeof(cut), "%s", comm);
+        lb_str(&sc->lb, cut, 8);
+    } else if ((o->fields & F_IP) && script_evsel_has_callchain(e) && sc->cfg.use_callchain) {
+        lb_puts(&sc->lb, comm);
+    } else {
+        lb_str(&sc->lb, comm, 16);
+    }
+    lb_putc(&sc->lb, ' ');
+}
+
 /* perf_sample__fprintf_start: comm, pid/tid, cpu, time, misc. */
 static void script_print_start(script *sc, const ps_evsel *e, uint32_t pid, uint32_t tid,
                         uint32_t cpu, uint64_t time, uint16_t misc, uint32_t type)
@@ -348,11 +368,7 @@ static void script_print_start(script *sc, const ps_evsel *e, uint32_t pid, uint
     if (o->fields & F_COMM) {
         const char *comm = ps_resolver__comm(sc->res, pid, tid, time, buf, sizeof(buf));
 
-        if ((o->fields & F_IP) && script_evsel_has_callchain(e) && sc->cfg.use_callchain)
-            lb_puts(&sc->lb, comm);
-        else
-            lb_str(&sc->lb, comm, 16);
-        lb_putc(&sc->lb, ' ');
+        print_comm(sc, o, e, comm);
     }
     print_start_rest(sc, o, pid, tid, cpu, time, misc, type);
 }
@@ -370,7 +386,10 @@ static void print_start_rest(script *sc, const script_output *o, uint32_t pid, u
         lb_int(&sc->lb, (int)((o->fields & F_PID) ? pid : tid), 5);
         lb_putc(&sc->lb, ' ');
     }
-    if (o->fields & F_CPU) {                                /* "[%03d] " */
+    if ((o->fields & F_CPU) && sc->latency) {               /* "%3d " */
+        lb_int(&sc->lb, (int)cpu, 3);
+        lb_putc(&sc->lb, ' ');
+    } else if (o->fields & F_CPU) {                         /* "[%03d] " */
         lb_putc(&sc->lb, '[');
         lb_int_zero(&sc->lb, (int)cpu, 3);
         lb_mem(&sc->lb, "] ", 2);
@@ -779,11 +798,7 @@ static void print_sideband(script *sc, const ps_event *ev, const script_event_st
             ps_resolver__comm(sc->res, (uint32_t)st->thread_pid, (uint32_t)st->thread_tid,
                               st->time, buf, sizeof(buf));
 
-        if ((o->fields & F_IP) && script_evsel_has_callchain(e) && sc->cfg.use_callchain)
-            lb_puts(&sc->lb, comm);
-        else
-            lb_str(&sc->lb, comm, 16);
-        lb_putc(&sc->lb, ' ');
+        print_comm(sc, o, e, comm);
     }
     print_start_rest(sc, o, (uint32_t)st->pid, (uint32_t)st->tid, (uint32_t)st->cpu,
                      st->time, ev->misc, ev->type);
@@ -892,7 +907,7 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "F:GC:S:Ii:qh", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "F:GC:S:ILi:qh", long_opts, NULL)) != -1) {
         int r = cmd_input_option("script", in, c, optarg);
 
         if (r == 0)
@@ -941,6 +956,7 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
         case OPT_SWITCH_ON: sc->switch_name[0] = optarg; break;
         case OPT_SWITCH_OFF: sc->switch_name[1] = optarg; break;
         case OPT_SHOW_ON_OFF: sc->show_on_off = 1; break;
+        case 'L': sc->latency = 1; break;
         case OPT_SHOW_KERNEL_PATH: break;   /* kallsyms has no path to show, and
                                              * its C names nothing to demangle */
         case 'h': fputs(usage_text, stdout); return -1;

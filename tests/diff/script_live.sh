@@ -8,7 +8,7 @@
 #   - tracepoints printing kernel functions with %ps (resolved),
 #   - a pipe-mode capture (no build-ids: kallsyms used unchecked);
 #   - the --dsos and -S filters, --time's forms;
-#   - -F tod, flags, ipc; --per-event-dump; --switch-on/--switch-off.
+#   - -F tod, flags, ipc; --per-event-dump; --switch-on/--switch-off; -L.
 source "$(dirname "$0")/lib.sh"
 require_perf
 W='i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done; ls -R /usr/lib > /dev/null'
@@ -139,6 +139,9 @@ compare switch "$SW" --switch-on sched:sched_switch
 compare switch "$SW" --switch-off sched:sched_switch
 compare switch "$SW" --switch-on sched:sched_process_fork --switch-off sched:sched_process_exit \
     --show-on-off-events
+# -L: perf's latency columns (comm in 8, the cpu as a number)
+compare latency "$SW" -L --show-task-events
+[ -s "$TMPD/fp.data" ] && compare latency "$TMPD/fp.data" -L --max-stack 4
 if ! "$PERFSIFT" script -q --switch-on nope "$SW" > /dev/null 2> "$TMPD/sw.err" &&
    grep -q "no event 'nope'" "$TMPD/sw.err"; then
     pass "script-live switch: an unknown --switch-on event is an error"
