@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
+#include "rbshape.h"
 #include "../libparse/util.h"
 
 /* --- interned strings ------------------------------------------------------ */
@@ -145,6 +146,8 @@ void hist_free(hist *h)
         free(h->strs);
     }
     free(h->name);
+    for (i = 0; i < h->n; i++)
+        cc_free(h->v[i].chain);
     free(h->v);
     free(h->slots);
     memset(h, 0, sizeof(*h));
@@ -334,6 +337,10 @@ int hist_collapse(hist *h)
             d->nr_samples += e->nr_samples;
             d->acc_period += e->acc_period;
             d->acc_samples += e->acc_samples;
+            if (e->max_depth > d->max_depth)
+                d->max_depth = e->max_depth;
+            if (cc_merge(&d->chain, e->chain) < 0)
+                return -1;
             continue;
         }
         h->v[k] = *e;
@@ -364,9 +371,9 @@ static int cmp_sym(const hist_item *a, const hist_item *b)
 /* The symbol key's output order: names; with a rank (perf's tree order
  * breaks the ties) unresolved addresses are all alike, as perf's
  * sort__sym_sort has them. */
-static int cmp_sym_out(const hist *h, const hist_item *a, const hist_item *b)
+static int cmp_sym_out(const hist_item *a, const hist_item *b, int alike)
 {
-    if (h->ranked && a->sym == NULL && b->sym == NULL)
+    if (alike && a->sym == NULL && b->sym == NULL)
         return 0;
     return cmp_sym(a, b);
 }
@@ -379,7 +386,8 @@ static int cmp_dso(const char *a, const char *b)
     return strcmp(a, b);
 }
 
-int hist_key_cmp(const hist *h, const hist_entry *a, const hist_entry *b)
+/* alike: unresolved addresses compare equal (perf's sort__sym_sort) */
+static int key_cmp(const hist *h, const hist_entry *a, const hist_entry *b, int alike)
 {
     int i, c = 0;
 
@@ -391,11 +399,16 @@ int hist_key_cmp(const hist *h, const hist_entry *a, const hist_entry *b)
         case HK_PID: case HK_TID: c = (a->it.tid > b->it.tid) - (a->it.tid < b->it.tid); break;
         case HK_CPU: c = (a->it.cpu > b->it.cpu) - (a->it.cpu < b->it.cpu); break;
         case HK_DSO: c = cmp_dso(a->it.dso, b->it.dso); break;
-        case HK_SYM: c = cmp_sym_out(h, &a->it, &b->it); break;
+        case HK_SYM: c = cmp_sym_out(&a->it, &b->it, alike); break;
         case HK_TRACE: c = cmp_str(a->it.trace, b->it.trace); break;
         }
     }
     return c;
+}
+
+int hist_key_cmp(const hist *h, const hist_entry *a, const hist_entry *b)
+{
+    return key_cmp(h, a, b, h->ranked);
 }
 
 const char *hist_key_header(int key)
@@ -513,7 +526,53 @@ void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
     }
 }
 
+/* The order of perf's tree of entries (its se_cmp and se_collapse
+ * functions): comm and DSO names ascending, a DSO before none, symbols by
+ * start address (inlined ones by name) before unresolved addresses, these
+ * by signed address. */
+static int entries_sym_cmp(const hist_item *a, const hist_item *b)
+{
+    if (a->sym == NULL || b->sym == NULL) {
+        if (a->sym != NULL || b->sym != NULL)
+            return a->sym != NULL ? -1 : 1;
+        return (int64_t)a->ip < (int64_t)b->ip ? -1 : (int64_t)a->ip > (int64_t)b->ip;
+    }
+    if ((a->inlined || b->inlined) && strcmp(a->sym, b->sym) != 0)
+        return strcmp(b->sym, a->sym);      /* perf's _sort__sym_cmp: names
+                                             * compared the other way */
+    return (a->sym_start > b->sym_start) - (a->sym_start < b->sym_start);
+}
+
+static int entries_item_cmp(const hist *h, const hist_item *a, const hist_item *b)
+{
+    int i, c = 0;
+
+    for (i = 0; i < h->keys.n && c == 0; i++) {
+        switch (h->keys.k[i]) {
+        case HK_COMM: c = cmp_str(a->comm, b->comm); break;
+        case HK_PID: case HK_TID: c = (a->tid > b->tid) - (a->tid < b->tid); break;
+        case HK_CPU: c = (a->cpu > b->cpu) - (a->cpu < b->cpu); break;
+        case HK_DSO:
+            c = a->dso == NULL || b->dso == NULL ? (a->dso == NULL) - (b->dso == NULL)
+                                                 : strcmp(a->dso, b->dso);
+            break;
+        case HK_SYM: c = entries_sym_cmp(a, b); break;
+        case HK_TRACE: c = cmp_str(a->trace, b->trace); break;
+        }
+    }
+    return c;
+}
+
+static int entries_cmp(const void *pa, const void *pb, void *arg)
+{
+    const hist *h = arg;
+
+    return entries_item_cmp(h, &h->v[*(const size_t *)pa].it, &h->v[*(const size_t *)pb].it);
+}
+
 typedef struct order_ctx { const hist *h; int children; } order_ctx;
+
+typedef struct ins_ctx { const hist *h; size_t row; } ins_ctx;
 
 static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
@@ -526,13 +585,72 @@ static int order_cmp(const void *pa, const void *pb, void *arg)
     const hist_entry *a = &c->h->v[*(const size_t *)pa], *b = &c->h->v[*(const size_t *)pb];
     int r = c->children ? cmp_u64_desc(a->acc_period, b->acc_period) : 0;
 
+    if (r == 0 && c->children && c->h->depth_order && a->it.pid == b->it.pid &&
+        a->it.tid == b->it.tid)
+        r = c->h->depth_order * cmp_u64_desc(a->max_depth, b->max_depth);
     if (r == 0)
         r = cmp_u64_desc(a->period, b->period);
     if (r == 0)
-        r = hist_key_cmp(c->h, a, b);
-    if (r == 0 && c->h->ranked)     /* perf's tree order (diff_shape.h) */
+        r = key_cmp(c->h, a, b, 1);
+    /* what perf's output tree finds equal stays in the order it went in:
+     * its tree of entries' */
+    if (r == 0 && c->h->ranked)     /* that tree rebuilt (diff_shape.h) */
         r = (a->rank > b->rank) - (a->rank < b->rank);
+    else if (r == 0)
+        r = entries_item_cmp(c->h, &a->it, &b->it);
     return r;
+}
+
+/* rbshape_cmp: the new row goes left of the node's when it comes first */
+static int ins_cmp(void *arg, uint32_t payload)
+{
+    const ins_ctx *x = arg;
+    order_ctx c = { x->h, 1 };
+    size_t a = x->row, b = payload;
+
+    return order_cmp(&a, &b, &c) < 0 ? -1 : 1;
+}
+
+/* The depth rule (hist.depth_order) holds only between rows of one
+ * thread, so perf's order is not a total one: its output tree's shape
+ * decides. Rows go into a tree of that shape in the order of perf's tree
+ * of entries, then out in order. NULL out of memory. */
+static size_t *depth_order(const hist *h, size_t *v, double limit, size_t *n)
+{
+    uint32_t *out = malloc((h->n ? h->n : 1) * sizeof(*out));
+    size_t i, j, k = h->n;
+    rbshape t;
+    int found;
+
+    if (out == NULL) {
+        free(v);
+        return NULL;
+    }
+    for (i = 0; i < k; i++)
+        v[i] = i;               /* every row is in perf's tree, shown or not */
+    qsort_r(v, k, sizeof(*v), entries_cmp, (void *)h);
+    rbshape_init(&t);
+    for (i = 0; i < k; i++) {
+        ins_ctx x = { h, v[i] };
+
+        if (rbshape_findnew(&t, ins_cmp, &x, (uint32_t)v[i], &found) == UINT32_MAX) {
+            rbshape_free(&t);
+            free(out);
+            free(v);
+            return NULL;
+        }
+    }
+    rbshape_inorder(&t, out);
+    rbshape_free(&t);
+    for (i = j = 0; i < k; i++) {
+        const hist_entry *e = &h->v[out[i]];
+
+        if (!e->hidden && !(limit > 0 && hist_percent(e->acc_period, h->total_period) < limit))
+            v[j++] = out[i];
+    }
+    free(out);
+    *n = j;
+    return v;
 }
 
 size_t *hist_order(const hist *h, int children, double limit, size_t *n)
@@ -552,6 +670,8 @@ size_t *hist_order(const hist *h, int children, double limit, size_t *n)
             continue;
         v[k++] = i;
     }
+    if (children && h->depth_order)
+        return depth_order(h, v, limit, n);
     qsort_r(v, k, sizeof(*v), order_cmp, &c);
     *n = k;
     return v;

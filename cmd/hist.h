@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "callchain.h"
 
 enum { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_TRACE, HK_MAX };
 
@@ -48,6 +49,10 @@ typedef struct hist_entry {
     uint64_t    stamp;          /* the last sample that added to acc */
     int64_t     pair;           /* diff: the other side's row, -1 none */
     uint32_t    rank;           /* with hist.ranked: place in perf's tree */
+    cc_node    *chain;          /* its call graph (callchain.h); owned, NULL none */
+    uint32_t    max_depth;      /* the longest chain added to it */
+    uint64_t    chain_stamp;    /* the last sample (hist.stamp) whose chain
+                                 * went into it */
     int         hidden;         /* made by a sample perf report's filters hide
                                  * (hist.hide_new then): in the totals, not shown */
 } hist_entry;
@@ -66,7 +71,14 @@ typedef struct hist {
     uint32_t   *slots;          /* open addressing: index + 1, 0 empty */
     size_t      nslots;
     uint64_t    total_period, nr_samples;
+    uint64_t    abs_period;     /* total_period of every row (--percentage
+                                 * relative changes total_period) */
     uint64_t    stamp;
+    int         depth_order;    /* with children and call graphs: rows of one
+                                 * thread equal in inclusive period go by the
+                                 * depth of their chains, deeper first (1,
+                                 * callers first) or last (-1), as perf puts
+                                 * callers above callees */
     int         ranked;         /* ties in the output order by rank: perf's
                                  * tree decides them (diff_shape.h) */
     int         hide_new;       /* rows made now are hidden: perf decides a

@@ -91,7 +91,47 @@ typedef struct run {
     int                      rshaped;   /* perf report's: its rows from it */
     diff_shape             **shapes;    /* owned: one per out->ev, made as needed */
     size_t                   nshapes;
+    cc_ent                  *ents;      /* o->graph: a sample's chain; owned */
+    size_t                   capents;
+    struct dso_ord          *dsos;      /* o->graph: perf's DSO order; owned */
+    size_t                   ndsos, capdsos;
+    struct interned         *names;     /* o->graph: INTERN_SLOTS; owned */
+    struct last_graph       *lg;        /* o->graph: the last sample's; owned */
 } run;
+
+/* The last sample's call graph work (add_graph()), for a next one with
+ * the same chain in the same row (consecutive samples often have one):
+ * its chain entries' rows and where each chain it added ended. Nothing
+ * else goes into those trees in between, so the next adds up the same. */
+typedef struct last_graph {
+    const hist *h;              /* NULL: none */
+    size_t      self;
+    const char *comm;
+    int32_t     pid, tid, cpu;
+    char        level;
+    size_t      n, cap;
+    ps_frame   *frames;         /* owned: the chain */
+    uint32_t   *rows;           /* owned: each entry's row */
+    cc_node   **leaf;           /* owned: [n] the own row's chain's end,
+                                 * [i] entry i's when it added one, or NULL */
+} last_graph;
+
+/* The resolver's strings (symbol and DSO names) as a hist interned them,
+ * by address (checked by content): hashing every frame's names was most
+ * of the time of building call graphs. */
+#define INTERN_SLOTS 4096
+typedef struct interned {
+    const hist *h;
+    const char *from, *to;
+} interned;
+
+/* A DSO's place in perf's order (callchain.h): the kernel's first, then
+ * by the time of the first map they were seen in, then as seen. */
+typedef struct dso_ord {
+    const char *name;           /* the resolver's: compared by content */
+    uint64_t    ord;
+    uint32_t    seq;
+} dso_ord;
 
 /* perf report's short DSO name; no DSO is "[unknown]" */
 static const char *short_dso(const char *dso, char *buf, size_t size)
@@ -182,6 +222,248 @@ static int cache_hit(const chain_slot *c, const hist *h, uint32_t self, const ps
            c->dso == fr->r.dso && c->level == level && (fr->r.sym || c->ip == fr->ip);
 }
 
+/* --- call graphs (o->graph) --------------------------------------------------- */
+
+static const dso_ord *dso_order(run *r, const ps_frame *fr)
+{
+    dso_ord *d;
+    size_t i;
+
+    for (i = r->ndsos; i-- > 0;)        /* the resolver's name, as a rule */
+        if (r->dsos[i].name == fr->r.dso)
+            return &r->dsos[i];
+    for (i = r->ndsos; i-- > 0;)
+        if (strcmp(r->dsos[i].name, fr->r.dso) == 0)
+            return &r->dsos[i];
+    if (ps_grow((void **)&r->dsos, &r->capdsos, r->ndsos + 1, sizeof(*r->dsos)) < 0)
+        return NULL;
+    d = &r->dsos[r->ndsos];
+    d->name = fr->r.dso;
+    d->ord = fr->cpumode == PERF_RECORD_MISC_KERNEL ? 1 : fr->map->time_start | (1ull << 63);
+    d->seq = (uint32_t)++r->ndsos;
+    return d;
+}
+
+/* s (the resolver's, stable) interned in h; NULL out of memory */
+static const char *intern(run *r, hist *h, const char *s)
+{
+    interned *c;
+
+    if (r->names == NULL && (r->names = calloc(INTERN_SLOTS, sizeof(*r->names))) == NULL)
+        return NULL;
+    c = &r->names[(((uintptr_t)s >> 3) ^ ((uintptr_t)h >> 5)) * 0x9e3779b97f4a7c15ULL >> 52];
+    if (c->from != s || c->h != h || strcmp(c->to, s) != 0) {   /* one pass, no hash */
+        const char *to = hist_str(h, s);
+
+        if (to == NULL)
+            return NULL;
+        *c = (interned){ h, s, to };
+    }
+    return c->to;
+}
+
+/* frame fr as a call chain entry, its strings interned in h. 0, or -1. */
+static int chain_ent(run *r, hist *h, const ps_frame *fr, cc_ent *c)
+{
+    char buf[64];
+    const dso_ord *d;
+
+    memset(c, 0, sizeof(*c));
+    c->ip = fr->ip;
+    c->inlined = fr->inl != NULL;
+    if (fr->r.sym != NULL)
+        c->start = fr->r.sym->start;
+    if ((fr->inl != NULL || fr->r.sym != NULL) &&
+        (c->name = intern(r, h, fr->inl != NULL ? fr->inl : fr->r.sym->name)) == NULL)
+        return -1;
+    if (fr->map != NULL) {
+        const char *dso = short_dso(fr->r.dso, buf, sizeof(buf));
+
+        if ((d = dso_order(r, fr)) == NULL ||
+            (c->dso = dso == buf ? hist_str(h, dso) : intern(r, h, dso)) == NULL)
+            return -1;
+        c->dso_ord = d->ord;
+        c->dso_seq = d->seq;
+    }
+    return 0;
+}
+
+static int same_frame(const ps_frame *a, const ps_frame *b)
+{
+    return a->ip == b->ip && a->map == b->map && a->r.sym == b->r.sym && a->inl == b->inl &&
+           a->r.dso == b->r.dso && a->cpumode == b->cpumode;
+}
+
+/* Whether the sample is the last one's again (last_graph) */
+static int same_as_last(const last_graph *l, const hist *h, size_t self, const hist_item *it,
+                        const ps_frame *frames, size_t n)
+{
+    size_t i;
+
+    if (l->h != h || l->self != self || l->n != n || l->comm != it->comm || l->pid != it->pid ||
+        l->tid != it->tid || l->cpu != it->cpu || l->level != it->level)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!same_frame(&l->frames[i], &frames[i]))
+            return 0;
+    return 1;
+}
+
+/* last_graph's sums again */
+static void replay(const last_graph *l, hist *h, uint64_t period, int children)
+{
+    size_t i;
+
+    if (l->leaf[l->n] != NULL)
+        cc_replay(l->leaf[l->n], period);
+    h->v[l->self].chain_stamp = h->stamp;
+    for (i = 0; children && i < l->n; i++) {
+        hist_entry *e = hist_add_at(h, l->rows[i], period, 0);
+
+        if (l->leaf[i] != NULL)
+            cc_replay(l->leaf[i], period);
+        e->chain_stamp = h->stamp;
+    }
+}
+
+/* Room in r->lg for a chain of n; NULL out of memory (then no memo). */
+static last_graph *last_room(run *r, size_t n)
+{
+    last_graph *l = r->lg;
+
+    if (l == NULL && (l = r->lg = calloc(1, sizeof(*l))) == NULL)
+        return NULL;
+    l->h = NULL;
+    if (n + 1 > l->cap) {
+        size_t c1 = l->cap, c2 = l->cap, c3 = l->cap;
+
+        if (ps_grow((void **)&l->frames, &c1, n + 1, sizeof(*l->frames)) < 0 ||
+            ps_grow((void **)&l->rows, &c2, n + 1, sizeof(*l->rows)) < 0 ||
+            ps_grow((void **)&l->leaf, &c3, n + 1, sizeof(*l->leaf)) < 0)
+            return NULL;
+        l->cap = n + 1;
+    }
+    return l;
+}
+
+static void last_free(run *r)
+{
+    if (r->lg != NULL) {
+        free(r->lg->frames);
+        free(r->lg->rows);
+        free(r->lg->leaf);
+        free(r->lg);
+        r->lg = NULL;
+    }
+}
+
+/* The row of chain entry fr (level: its own or the one perf gives it),
+ * through the chain cache; period added as a caller's. NULL out of memory. */
+static hist_entry *chain_row(run *r, hist *h, hist_item *it, const ps_frame *fr, char level,
+                             size_t self, uint64_t period)
+{
+    chain_slot *c = NULL;
+    hist_entry *e;
+    char jit[64];
+
+    if (r->cache != NULL && fr->inl == NULL) {
+        c = cache_slot(r, h, (uint32_t)self, fr, level);
+        if (cache_hit(c, h, (uint32_t)self, fr, level))
+            return hist_add_at(h, c->row - 1, period, 0);
+    }
+    chain_item(it, fr, level, jit, sizeof(jit));
+    if ((e = hist_add(h, it, period, 0)) != NULL && c != NULL)
+        *c = (chain_slot){ h, fr->r.sym, fr->r.dso, fr->ip, (uint32_t)self,
+                           (uint32_t)(e - h->v) + 1, level };
+    return e;
+}
+
+/* The sample's chain into the call graphs: all of it under its own row;
+ * with children, under each row of the chain from that entry on, the
+ * first time the row comes in the chain's order (perf's cumulative
+ * entries), which also sums the row's inclusive period. */
+static int add_graph(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it,
+                     uint64_t period, size_t self)
+{
+    const ps_sample *smp = &ev->u.sample;
+    int caller = r->o->graph->caller, children = r->o->children;
+    const ps_frame *frames;
+    char level = it->level;
+    hist_item sample = *it;
+    last_graph *l;
+    size_t i, n;
+
+    if (!(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
+        return 0;
+    r->out->has_callchain = 1;
+    n = ps_resolver__frames(walk_resolver(w), smp, ev->evsel->attr.branch_sample_type,
+                            walk_max_stack(w), &frames);
+    if (r->lg != NULL && same_as_last(r->lg, h, self, it, frames, n)) {
+        replay(r->lg, h, period, children);
+        return 0;
+    }
+    l = last_room(r, n);
+    if (n > r->capents && ps_grow((void **)&r->ents, &r->capents, n, sizeof(*r->ents)) < 0)
+        return -1;
+    for (i = 0; i < n; i++)
+        if (chain_ent(r, h, &frames[caller ? n - 1 - i : i], &r->ents[i]) < 0)
+            return -1;
+    if (cc_append(&h->v[self].chain, r->ents, n, period, l != NULL ? &l->leaf[n] : NULL) < 0)
+        return -1;
+    h->v[self].chain_stamp = h->stamp;
+    if (n > h->v[self].max_depth)
+        h->v[self].max_depth = (uint32_t)n;
+    for (i = 0; children && i < n; i++) {
+        const ps_frame *fr;
+        hist_entry *e;
+        int fresh;
+
+        fr = &frames[caller ? n - 1 - i : i];
+        if (fr->map != NULL || fr->r.sym != NULL)
+            level = fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+        /* (perf's entry with neither keeps the level of the one before it) */
+        if ((e = chain_row(r, h, it, fr, level, self, period)) == NULL)
+            return -1;
+        fresh = e->chain_stamp != h->stamp;
+        e->chain_stamp = h->stamp;
+        if (l != NULL) {
+            l->rows[i] = (uint32_t)(e - h->v);
+            l->leaf[i] = NULL;
+        }
+        if (fresh && cc_append(&e->chain, r->ents + i, n - i, period,
+                               l != NULL ? &l->leaf[i] : NULL) < 0)
+            return -1;
+        if (fresh && n - i > e->max_depth)
+            e->max_depth = (uint32_t)(n - i);
+    }
+    if (l != NULL) {
+        memcpy(l->frames, frames, n * sizeof(*frames));
+        *l = (last_graph){ h, self, sample.comm, sample.pid, sample.tid, sample.cpu, sample.level,
+                           n, l->cap, l->frames, l->rows, l->leaf };
+    }
+    return 0;
+}
+
+/* The level perf's report gives a chain entry with neither map nor symbol:
+ * that of the entry before it in its cursor, callers first, which is the
+ * next outer one that has either; the sample's when there is none. */
+static char outer_level(const ps_frame *frames, size_t i, size_t n, char level)
+{
+    size_t j;
+
+    /* the row is made by the outermost entry of the same address (the
+     * first in perf's cursor): its level is the one that shows */
+    for (j = n; j-- > i + 1;)
+        if (frames[j].ip == frames[i].ip && frames[j].map == NULL && frames[j].r.sym == NULL) {
+            i = j;
+            break;
+        }
+    for (i++; i < n; i++)
+        if (frames[i].map != NULL || frames[i].r.sym != NULL)
+            return frames[i].cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+    return level;
+}
+
 static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it,
                      uint64_t period, uint32_t self)
 {
@@ -194,12 +476,14 @@ static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
                             walk_max_stack(w), &frames);
     for (i = 0; i < n; i++) {
         const ps_frame *fr = &frames[i];
+        char outer = fr->map != NULL || fr->r.sym != NULL ? level
+                                                          : outer_level(frames, i, n, level);
         chain_slot *c = NULL;
         hist_entry *e;
 
         if (r->cache != NULL && fr->inl == NULL) {
             char lv = fr->map != NULL || fr->r.sym != NULL
-                      ? (fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.') : level;
+                      ? (fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.') : outer;
 
             c = cache_slot(r, h, self, fr, lv);
             if (cache_hit(c, h, self, fr, lv)) {
@@ -207,7 +491,7 @@ static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
                 continue;
             }
         }
-        chain_item(it, fr, level, jit, sizeof(jit));
+        chain_item(it, fr, outer, jit, sizeof(jit));
         if ((e = hist_add(h, it, period, 0)) == NULL)
             return -1;
         if (c != NULL)
@@ -253,6 +537,36 @@ static size_t common_end(const last_chain *l, const hist *h, const ps_sample *sm
     return k;
 }
 
+/* outer_level() of the raw chain's entry at i, mode the cpumode there */
+static char raw_outer_level(walk *w, const ps_sample *smp, uint64_t i, uint16_t mode, char level)
+{
+    uint64_t ip = smp->callchain[i], j;
+    ps_frame fr;
+
+    /* from the outermost entry of the address (outer_level()) */
+    for (j = i + 1; j < smp->nr_callchain; j++) {
+        if (smp->callchain[j] >= PERF_CONTEXT_MAX)
+            break;              /* another context: another map */
+        if (smp->callchain[j] == ip) {
+            ps_resolver__addr(walk_resolver(w), smp->pid, smp->tid, smp->time, mode, ip, &fr);
+            if (fr.map == NULL && fr.r.sym == NULL)
+                i = j;
+        }
+    }
+    for (i++; i < smp->nr_callchain; i++) {
+        ip = smp->callchain[i];
+        if (ip >= PERF_CONTEXT_MAX) {
+            mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+                 : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_HYPERVISOR;
+            continue;
+        }
+        ps_resolver__addr(walk_resolver(w), smp->pid, smp->tid, smp->time, mode, ip, &fr);
+        if (fr.map != NULL || fr.r.sym != NULL)
+            return fr.cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+    }
+    return level;
+}
+
 /* The entry at i of a chain (*mode: the cpumode as read so far, updated
  * by markers; level: the sample's): its row + 1, from the location cache
  * or resolved; 0 for a marker, UINT32_MAX out of memory. */
@@ -276,6 +590,12 @@ static uint32_t chain_entry(run *r, walk *w, hist *h, const ps_sample *smp, hist
         return row;
     }
     ps_resolver__addr(walk_resolver(w), smp->pid, smp->tid, smp->time, k.cpumode, k.ip, &fr);
+    if (fr.map == NULL && fr.r.sym == NULL) {
+        /* its level is its neighbour's (outer_level()): not cached */
+        chain_item(it, &fr, raw_outer_level(w, smp, i, *mode, k.level), jit, sizeof(jit));
+        return (e = hist_add(h, it, period, 0)) == NULL ? UINT32_MAX
+                                                         : (uint32_t)(e - h->v) + 1;
+    }
     chain_item(it, &fr, k.level, jit, sizeof(jit));
     if ((e = hist_add(h, it, period, 0)) == NULL)
         return UINT32_MAX;
@@ -591,8 +911,13 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     }
     if ((self = add_self(r, w, h, ev, &it, period)) == NULL)
         goto oom;
-    if (r->o->children && add_children(r, w, h, ev, &it, period, (uint32_t)(self - h->v)) < 0)
+    if (r->o->graph != NULL) {
+        if (add_graph(r, w, h, ev, &it, period, (size_t)(self - h->v)) < 0)
+            goto oom;
+    } else if (r->o->children &&
+               add_children(r, w, h, ev, &it, period, (uint32_t)(self - h->v)) < 0) {
         goto oom;
+    }
     return 0;
 oom:
     fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
@@ -727,6 +1052,10 @@ static void reset(void *ctx)
     run *r = ctx;
 
     hist_set_free(r->out);
+    if (r->lg != NULL)
+        r->lg->h = NULL;
+    if (r->names != NULL)
+        memset(r->names, 0, INTERN_SLOTS * sizeof(*r->names));
     if (r->slot != NULL)
         memset(r->slot, 0, r->nslot * sizeof(*r->slot));
     if (r->cache != NULL)
@@ -807,7 +1136,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
     }
-    r.defer = may_defer(in, o);
+    r.defer = o->graph == NULL && may_defer(in, o);
     rc = walk_run(cmd, in, &wo, &cb);
     if (rc == EXIT_OK && r.conflict) {
         input_opts again = *in;
@@ -823,6 +1152,10 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     free(r.cache);
     hist_cache_free(r.hc);
     free(r.trace);
+    free(r.ents);
+    free(r.dsos);
+    free(r.names);
+    last_free(&r);
     for (i = 0; i < 2; i++) {
         free(r.last[i].ips);
         free(r.last[i].rows);

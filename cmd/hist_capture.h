@@ -29,6 +29,8 @@ typedef struct hist_capture_opts {
     const char          *symfs, *kallsyms;
     unsigned             max_stack;     /* 0: perf's 127 */
     ps_ksyms            *ksyms;         /* NULL, or shared (walk.h) */
+    const cc_params     *graph;         /* each row's call graph (hist_entry.chain),
+                                         * chains in this order: NULL none */
 } hist_capture_opts;
 
 /** One capture's tables: a hist per event that has samples (every event

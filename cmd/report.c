@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report.c - perfsift report [FILE]: where the samples went, summed by sort
- * keys; mirrors `perf report --stdio --no-children -g none` (and, with
- * --children, `perf report --stdio --children -g none`): the same header
- * comment lines, columns, widths, rows and order. --json writes the same
- * rows for machines (schemas/report.schema.json). Call graphs under the
- * rows are not printed.
+ * keys; mirrors `perf report --stdio`: the same header comment lines,
+ * columns, widths, rows and order, with perf's defaults (--children and
+ * call graphs under the rows when the capture has call chains; -g none
+ * and --no-children for the plain table). --json writes the same rows for
+ * machines (schemas/report.schema.json), without call graphs.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include "callchain.h"
 #include "hist_capture.h"
 #include "info_json.h"
 
@@ -27,8 +29,17 @@ static const char usage_text[] =
 "                        trace when every event is a tracepoint, as perf\n"
 "      --children        also the inclusive overhead from call chains (each\n"
 "                        row's share of samples it is anywhere in the chain of;\n"
-"                        rows sorted by it), as perf report --children\n"
-"      --no-children     self overhead only (the default)\n"
+"                        rows sorted by it): the default when the capture has\n"
+"                        call chains, as in perf report\n"
+"      --no-children     self overhead only\n"
+"  -g, --call-graph [P]  the call graph under each row, as perf prints it:\n"
+"                        P is print_type,threshold[,print_limit],order,key,\n"
+"                        value: graph (percentages of the total), fractal\n"
+"                        (of the parent), flat, folded or none; threshold in\n"
+"                        percent; caller or callee; function; percent, period\n"
+"                        or count. Default graph,0.5,caller,function,percent\n"
+"                        with children, callee without; none for -g none\n"
+"  -G, --inverted        callers first (-g caller)\n"
 "      --percent-limit P hide rows under P percent (of the first column)\n"
 "  -n, --show-nr-samples a column of each row's own sample count\n"
 "      --show-total-period a column of each row's own period\n"
@@ -45,11 +56,14 @@ INPUT_USAGE
 "\n"
 "Examples:\n"
 "  perfsift report perf.data\n"
+"  perfsift report --no-children -g none perf.data\n"
+"  perfsift report -g folded,0,caller --sort dso,sym perf.data\n"
 "  perfsift report --children --sort dso,sym --percent-limit 1 perf.data\n"
 "  perfsift report --json --comms myapp perf.data | jq '.events[0].rows[0]'\n";
 
 enum { OPT_SORT = 6000, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PERCENT_LIMIT, OPT_STDIO,
-       OPT_JSON, OPT_SYMFS, OPT_KALLSYMS, OPT_MAX_STACK, OPT_SHOW_PERIOD, OPT_PERCENTAGE };
+       OPT_JSON, OPT_SYMFS, OPT_KALLSYMS, OPT_MAX_STACK, OPT_SHOW_PERIOD, OPT_PERCENTAGE,
+       OPT_CALL_GRAPH };
 
 static const struct option long_opts[] = {
     INPUT_LONG_OPTS,
@@ -66,6 +80,8 @@ static const struct option long_opts[] = {
     { "show-nr-samples", no_argument, NULL, 'n' },
     { "show-total-period", no_argument, NULL, OPT_SHOW_PERIOD },
     { "percentage", required_argument, NULL, OPT_PERCENTAGE },
+    { "call-graph", optional_argument, NULL, OPT_CALL_GRAPH },
+    { "inverted", no_argument, NULL, 'G' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
 };
@@ -79,6 +95,9 @@ typedef struct report {
     double            limit;
     int               json;
     int               sorted;       /* --sort given */
+    const char       *sort_arg;
+    int               children_set; /* --children or --no-children given */
+    cc_params         cg;           /* -g */
     int               show_nr, show_period;  /* -n, --show-total-period */
     int               relative;     /* --percentage relative */
     hist_keys         elided;       /* sort keys a one-value filter names,
@@ -127,6 +146,19 @@ static void print_header(FILE *fp, const report *r, const hist *h, int children,
     fputs("\n#\n", fp);
 }
 
+/* the row's call graph: branches under the threshold (of the samples
+ * shown) left out, percentages of every sample (perf's total_period) */
+static void print_graph(FILE *fp, const report *r, const hist *h, const hist_entry *e)
+{
+    uint64_t min_hit = (uint64_t)((double)h->total_period * (r->cg.min_percent / 100));
+
+    if (cc_sort(e->chain, &r->cg, min_hit) < 0) {
+        fprintf(stderr, "perfsift report: out of memory\n");
+        return;
+    }
+    cc_print(fp, e->chain, &r->cg, h->abs_period, r->ho.children ? e->acc_period : e->period);
+}
+
 static void print_event(FILE *fp, const report *r, const hist *h, const size_t *order, size_t n)
 {
     int w[HK_MAX];
@@ -155,6 +187,8 @@ static void print_event(FILE *fp, const report *r, const hist *h, const size_t *
             fprintf(fp, "  %12lu", (unsigned long)e->period);
         hist_key_print(fp, h, e, w);
         fputc('\n', fp);
+        if (r->ho.graph != NULL && r->set.has_callchain)
+            print_graph(fp, r, h, e);
     }
     fputs("\n\n", fp);
 }
@@ -235,6 +269,27 @@ static json_t *event_json(const report *r, const hist *h, const size_t *order, s
 
 /* --- the command --------------------------------------------------------------- */
 
+/* -g's argument: attached, or the next word unless it is an option or a
+ * file (perf takes "-g none"), else perf's default "graph,0.5,caller,
+ * function,percent" */
+static int call_graph_arg(report *r, int argc, char **argv)
+{
+    const char *arg = optarg;
+    char err[256];
+    struct stat st;
+
+    if (arg == NULL && optind < argc && argv[optind][0] != '-' && argv[optind][0] != '\0' &&
+        stat(argv[optind], &st) != 0)
+        arg = argv[optind++];
+    if (arg == NULL)
+        arg = "graph,0.5,caller,function,percent";
+    if (cc_params_parse(&r->cg, arg, err, sizeof(err)) < 0) {
+        cmd_usage_error("report", "%s", err);
+        return -1;
+    }
+    return 0;
+}
+
 static int parse_args(report *r, int argc, char **argv)
 {
     const char *bad;
@@ -243,7 +298,7 @@ static int parse_args(report *r, int argc, char **argv)
     int c, k;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "i:qs:C:S:nh", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "i:qs:C:S:nhg::G", long_opts, NULL)) != -1) {
         if (c == OPT_FILTER_TIME)
             r->time_arg = optarg;
         if ((k = cmd_input_option("report", &r->in, c, optarg)) != 0 ||
@@ -258,14 +313,22 @@ static int parse_args(report *r, int argc, char **argv)
                 return cmd_usage_error("report", "unknown sort key '%.*s' (comm, pid, tid, "
                                        "dso, sym, cpu, trace)", (int)bad_len, bad);
             r->sorted = 1;
+            r->sort_arg = optarg;
             break;
-        case OPT_CHILDREN: r->ho.children = 1; break;
-        case OPT_NO_CHILDREN: r->ho.children = 0; break;
+        case OPT_CHILDREN: r->ho.children = 1; r->children_set = 1; break;
+        case OPT_NO_CHILDREN: r->ho.children = 0; r->children_set = 1; break;
+        case 'g':
+        case OPT_CALL_GRAPH:
+            if (call_graph_arg(r, argc, argv) < 0)
+                return EXIT_USAGE;
+            break;
+        case 'G': r->cg.caller = r->cg.order_set = 1; break;
         case OPT_PERCENT_LIMIT:
             r->limit = strtod(optarg, &end);
             if (*optarg == '\0' || *end || r->limit < 0)
                 return cmd_usage_error("report", "--percent-limit takes a percentage, not '%s'",
                                        optarg);
+            r->cg.min_percent = (double)strtof(optarg, NULL);  /* perf's, a float */
             break;
         case 'n': r->show_nr = 1; break;
         case OPT_SHOW_PERIOD: r->show_period = 1; break;
@@ -295,6 +358,16 @@ static int parse_args(report *r, int argc, char **argv)
     return 0;
 }
 
+/* "# comm: x" for each column a one-value filter elides (perf says
+ * nothing of the symbol one when the capture has no samples) */
+static void print_elided(const report *r, int samples)
+{
+    for (int k = 0; k < r->elided.n; k++)
+        if (samples || r->elided.k[k] != HK_SYM)
+            printf("# %s: %s\n", r->elided.k[k] == HK_SYM ? "symbol" : key_name(r->elided.k[k]),
+                   one_value(r, r->elided.k[k]));
+}
+
 static int write_all(report *r)
 {
     json_t *doc = r->json ? json_object() : NULL, *events = json_array();
@@ -305,15 +378,14 @@ static int write_all(report *r)
         /* perf's text before it gives up on a capture without samples */
         printf("# To display the perf.data header info, please use "
                "--header/--header-only options.\n#\n");
+        print_elided(r, 0);
         if (!r->in.quiet)
             fprintf(stderr, "perfsift report: %s has no samples\n",
                     r->in.path ? r->in.path : "perf.data");
     } else if (!r->json) {
         printf("# To display the perf.data header info, please use "
                "--header/--header-only options.\n#\n");
-        for (int k = 0; k < r->elided.n; k++)
-            printf("# %s: %s\n", r->elided.k[k] == HK_SYM ? "symbol" : key_name(r->elided.k[k]),
-                   one_value(r, r->elided.k[k]));
+        print_elided(r, 1);
         printf("#\n# Total Lost Samples: %lu\n#\n", (unsigned long)r->set.nr_lost_samples);
     }
     for (i = 0; i < r->set.n && rc == EXIT_OK; i++) {
@@ -348,30 +420,31 @@ static int write_all(report *r)
     return rc;
 }
 
-/* perf report sorts by the trace text when every event of the capture is
- * a tracepoint; it decides on the events it knows at start, which for a
- * pipe are none. The file's header says (an input perf cannot reopen,
- * standard input, is a pipe). */
-static int all_tracepoints(const input_opts *in)
+/* What perf report decides from the capture's header before the first
+ * record: whether every event is a tracepoint (it then sorts by the trace
+ * text), and whether it is a pipe (it knows no events then: no children).
+ * Standard input is a pipe; an input that does not open says why later. */
+static void probe_input(const input_opts *in, int *all_tp, int *pipe)
 {
     ps_open_opts o = PS_OPEN_OPTS_INIT;
     const char *path = in->path != NULL ? in->path : "perf.data";
     ps_session *s;
     ps_error err;
     size_t i, n;
-    int all;
 
-    if (strcmp(path, "-") == 0 || in->attr_path != NULL)
-        return 0;
+    *all_tp = 0;
+    *pipe = strcmp(path, "-") == 0;
+    if (*pipe || in->attr_path != NULL)
+        return;
     o.ring_form = in->ring_form;
     if (ps_session_open(&s, path, &o, &err) < 0)
-        return 0;       /* the real open says why */
+        return;
     n = ps_session_nr_evsels(s);
-    all = n > 0 && ps_session_header(s)->container != PS_CONTAINER_PIPE;
-    for (i = 0; all && i < n; i++)
-        all = ps_session_evsel(s, i)->attr.type == PERF_TYPE_TRACEPOINT;
+    *pipe = ps_session_header(s)->container == PS_CONTAINER_PIPE;
+    *all_tp = n > 0 && !*pipe;
+    for (i = 0; *all_tp && i < n; i++)
+        *all_tp = ps_session_evsel(s, i)->attr.type == PERF_TYPE_TRACEPOINT;
     ps_session_close(s);
-    return all;
 }
 
 /* perf's sort__setup_elide(): a column whose filter leaves it one value is
@@ -418,9 +491,22 @@ int cmd_report(int argc, char **argv)
     int rc;
 
     memset(&r, 0, sizeof(r));
+    cc_params_default(&r.cg);
     hist_keys_parse(&r.ho.keys, "comm,dso,sym", &bad, &bad_len);
     if ((rc = parse_args(&r, argc, argv)) == 0) {
-        if (!r.sorted && all_tracepoints(&r.in))
+        int all_tp, pipe;
+
+        probe_input(&r.in, &all_tp, &pipe);
+        /* perf's defaults: children (when there are call chains, below;
+         * never on a pipe, whose events it does not know yet), their
+         * graphs callers first (on a pipe too) */
+        if (!r.cg.order_set)
+            r.cg.caller = r.children_set ? r.ho.children : 1;
+        if (!r.children_set)
+            r.ho.children = !pipe;
+        r.cg.skip_first = r.sort_arg != NULL && strncmp(r.sort_arg, "sym", 3) == 0;
+        r.ho.graph = !r.json && r.cg.mode != CC_NONE ? &r.cg : NULL;
+        if (!r.sorted && all_tp)
             hist_keys_parse(&r.ho.keys, "trace", &bad, &bad_len);
         /* perf report drops samples by cpu and time, and hides the
          * others of the thread, dso and symbol filters (they stay in
@@ -444,6 +530,9 @@ int cmd_report(int argc, char **argv)
         rc = hist_capture("report", &r.in, &r.ho, &r.set);
         for (size_t i = 0; i < r.set.n; i++) {
             r.set.ev[i].elide = r.elide;
+            r.set.ev[i].abs_period = r.set.ev[i].total_period;
+            if (r.ho.graph != NULL)
+                r.set.ev[i].depth_order = r.cg.caller ? 1 : -1;
             if (r.relative)
                 shown_totals(&r.set.ev[i]);
         }

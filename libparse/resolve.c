@@ -539,7 +539,8 @@ const char *ps_dso_short_name(const char *dso, char *jit, size_t size)
 
     if (dso == NULL || dso[0] == '[')
         return dso;
-    if (sscanf(dso, "/tmp/perf-%u.map%n", &pid, &end) == 1 && dso[end] == '\0') {
+    if (strncmp(dso, "/tmp/perf-", 10) == 0 &&     /* sscanf is slow: first the prefix */
+        sscanf(dso, "/tmp/perf-%u.map%n", &pid, &end) == 1 && dso[end] == '\0') {
         snprintf(jit, size, "[JIT] tid %u", pid);
         return jit;
     }

@@ -4,10 +4,12 @@
 # small.data ~5 MB and large.data >= 90 MB of deep frame-pointer stacks),
 # side by side with perf:
 #   perfsift diff small.data large.data    vs  perf diff (goal: 10x faster)
-#   perfsift report large.data             vs  perf report --stdio
-#                                              --no-children -g none
-#   perfsift report --children large.data  vs  perf report --stdio
+#   perfsift report --no-children -g none  vs  perf report --stdio
+#     large.data                               --no-children -g none
+#   perfsift report --children -g none     vs  perf report --stdio
 #                                              --children -g none
+#   perfsift report large.data             vs  perf report --stdio (its
+#                                              default: call graphs)
 # Outputs are compared (same text, or the number of differing lines).
 # Not part of `make check`: timings are not assertions.
 set -euo pipefail
@@ -36,7 +38,13 @@ printf 'diff   %6.1f MB  perf diff                 %7.3fs | perfsift diff    %6.
 size=$(echo "$(stat -c %s "$b") / 1048576" | bc -l)
 for mode in --no-children --children; do
     read -r pr _ <<< "$(best 1 "$DIR/report-perf.txt" perf report --stdio -i "$b" $mode -g none)"
-    read -r or orss <<< "$(best 3 "$DIR/report-ours.txt" "$PERFSIFT" report -q $mode "$b")"
+    read -r or orss <<< "$(best 3 "$DIR/report-ours.txt" "$PERFSIFT" report -q $mode -g none "$b")"
     printf 'report %6.1f MB  perf report %-13s %7.3fs | perfsift report  %6.3fs | ratio %6.1fx (goal 10x) | output %s | peak RSS %d KB\n' \
         "$size" "$mode" "$pr" "$or" "$(echo "$pr / $or" | bc -l)" "$(same "$DIR/report-perf.txt" "$DIR/report-ours.txt")" "$orss"
 done
+# perf's default view: children and the call graph under each row
+read -r pr _ <<< "$(best 1 "$DIR/report-perf.txt" perf report --stdio -i "$b")"
+sed -i 's/\[\.\.\.\] (inlined)$/[...]/' "$DIR/report-perf.txt"     # perf's uninitialized flag
+read -r or orss <<< "$(best 3 "$DIR/report-ours.txt" "$PERFSIFT" report -q "$b")"
+printf 'report %6.1f MB  perf report (call graphs) %7.3fs | perfsift report  %6.3fs | ratio %6.1fx | output %s | peak RSS %d KB\n' \
+    "$size" "$pr" "$or" "$(echo "$pr / $or" | bc -l)" "$(same "$DIR/report-perf.txt" "$DIR/report-ours.txt")" "$orss"
