@@ -422,9 +422,15 @@ static int write_all(report *r)
 
 /* What perf report decides from the capture's header before the first
  * record: whether every event is a tracepoint (it then sorts by the trace
- * text), and whether it is a pipe (it knows no events then: no children).
- * Standard input is a pipe; an input that does not open says why later. */
-static void probe_input(const input_opts *in, int *all_tp, int *pipe)
+ * text), whether it is a pipe (it knows no events then: no children), and
+ * whether an event records call chains (-1: not known, a pipe or a ring
+ * dump). Standard input is a pipe; an input that does not open says why
+ * later. */
+typedef struct probe {
+    int all_tp, pipe, chains;
+} probe;
+
+static void probe_input(const input_opts *in, probe *pr)
 {
     ps_open_opts o = PS_OPEN_OPTS_INIT;
     const char *path = in->path != NULL ? in->path : "perf.data";
@@ -432,18 +438,26 @@ static void probe_input(const input_opts *in, int *all_tp, int *pipe)
     ps_error err;
     size_t i, n;
 
-    *all_tp = 0;
-    *pipe = strcmp(path, "-") == 0;
-    if (*pipe || in->attr_path != NULL)
+    pr->all_tp = 0;
+    pr->chains = -1;
+    pr->pipe = strcmp(path, "-") == 0;
+    if (pr->pipe || in->attr_path != NULL)
         return;
     o.ring_form = in->ring_form;
     if (ps_session_open(&s, path, &o, &err) < 0)
         return;
     n = ps_session_nr_evsels(s);
-    *pipe = ps_session_header(s)->container == PS_CONTAINER_PIPE;
-    *all_tp = n > 0 && !*pipe;
-    for (i = 0; *all_tp && i < n; i++)
-        *all_tp = ps_session_evsel(s, i)->attr.type == PERF_TYPE_TRACEPOINT;
+    pr->pipe = ps_session_header(s)->container == PS_CONTAINER_PIPE;
+    if (!pr->pipe) {
+        pr->all_tp = n > 0;
+        pr->chains = 0;
+    }
+    for (i = 0; !pr->pipe && i < n; i++) {
+        const ps_evsel *e = ps_session_evsel(s, i);
+
+        pr->all_tp &= e->attr.type == PERF_TYPE_TRACEPOINT;
+        pr->chains |= (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+    }
     ps_session_close(s);
 }
 
@@ -494,19 +508,19 @@ int cmd_report(int argc, char **argv)
     cc_params_default(&r.cg);
     hist_keys_parse(&r.ho.keys, "comm,dso,sym", &bad, &bad_len);
     if ((rc = parse_args(&r, argc, argv)) == 0) {
-        int all_tp, pipe;
+        probe pr;
 
-        probe_input(&r.in, &all_tp, &pipe);
+        probe_input(&r.in, &pr);
         /* perf's defaults: children (when there are call chains, below;
          * never on a pipe, whose events it does not know yet), their
          * graphs callers first (on a pipe too) */
         if (!r.cg.order_set)
             r.cg.caller = r.children_set ? r.ho.children : 1;
         if (!r.children_set)
-            r.ho.children = !pipe;
+            r.ho.children = !pr.pipe && pr.chains != 0;
         r.cg.skip_first = r.sort_arg != NULL && strncmp(r.sort_arg, "sym", 3) == 0;
-        r.ho.graph = !r.json && r.cg.mode != CC_NONE ? &r.cg : NULL;
-        if (!r.sorted && all_tp)
+        r.ho.graph = !r.json && r.cg.mode != CC_NONE && pr.chains != 0 ? &r.cg : NULL;
+        if (!r.sorted && pr.all_tp)
             hist_keys_parse(&r.ho.keys, "trace", &bad, &bad_len);
         /* perf report drops samples by cpu and time, and hides the
          * others of the thread, dso and symbol filters (they stay in
