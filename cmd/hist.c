@@ -27,6 +27,11 @@ static uint64_t hash_str(uint64_t h, const char *s)
     return (h ^ 0xff) * 0x100000001b3ULL;
 }
 
+uint64_t hist_hash_str(const char *s)
+{
+    return hash_str(0xcbf29ce484222325ULL, s);
+}
+
 static uint64_t hash_u64(uint64_t h, uint64_t v)
 {
     h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
@@ -529,13 +534,15 @@ void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
 /* The order of perf's tree of entries (its se_cmp and se_collapse
  * functions): comm and DSO names ascending, a DSO before none, symbols by
  * start address (inlined ones by name) before unresolved addresses, these
- * by signed address. */
+ * by the sign of their difference. */
 static int entries_sym_cmp(const hist_item *a, const hist_item *b)
 {
     if (a->sym == NULL || b->sym == NULL) {
+        int64_t d = (int64_t)(a->ip - b->ip);   /* perf's _sort__addr_cmp: the
+                                                 * difference, not the order */
         if (a->sym != NULL || b->sym != NULL)
             return a->sym != NULL ? -1 : 1;
-        return (int64_t)a->ip < (int64_t)b->ip ? -1 : (int64_t)a->ip > (int64_t)b->ip;
+        return (d > 0) - (d < 0);
     }
     if ((a->inlined || b->inlined) && strcmp(a->sym, b->sym) != 0)
         return strcmp(b->sym, a->sym);      /* perf's _sort__sym_cmp: names
@@ -563,14 +570,7 @@ static int entries_item_cmp(const hist *h, const hist_item *a, const hist_item *
     return c;
 }
 
-static int entries_cmp(const void *pa, const void *pb, void *arg)
-{
-    const hist *h = arg;
-
-    return entries_item_cmp(h, &h->v[*(const size_t *)pa].it, &h->v[*(const size_t *)pb].it);
-}
-
-typedef struct order_ctx { const hist *h; int children; } order_ctx;
+typedef struct order_ctx { const hist *h; int children, tiebreak; } order_ctx;
 
 typedef struct ins_ctx { const hist *h; size_t row; } ins_ctx;
 
@@ -596,57 +596,97 @@ static int order_cmp(const void *pa, const void *pb, void *arg)
      * its tree of entries' */
     if (r == 0 && c->h->ranked)     /* that tree rebuilt (diff_shape.h) */
         r = (a->rank > b->rank) - (a->rank < b->rank);
-    else if (r == 0)
+    else if (r == 0 && c->tiebreak)
         r = entries_item_cmp(c->h, &a->it, &b->it);
     return r;
 }
 
-/* rbshape_cmp: the new row goes left of the node's when it comes first */
-static int ins_cmp(void *arg, uint32_t payload)
+/* rbshape_cmp for perf's output tree: the new row goes left of the
+ * node's when it comes first, right when they are alike */
+static int ins_cmp(const ins_ctx *x, uint32_t payload, int children)
 {
-    const ins_ctx *x = arg;
-    order_ctx c = { x->h, 1 };
+    order_ctx c = { x->h, children, 0 };
     size_t a = x->row, b = payload;
 
     return order_cmp(&a, &b, &c) < 0 ? -1 : 1;
 }
 
-/* The depth rule (hist.depth_order) holds only between rows of one
- * thread, so perf's order is not a total one: its output tree's shape
- * decides. Rows go into a tree of that shape in the order of perf's tree
- * of entries, then out in order. NULL out of memory. */
-static size_t *depth_order(const hist *h, size_t *v, double limit, size_t *n)
+static int ins_cmp_children(void *arg, uint32_t payload)
+{
+    return ins_cmp(arg, payload, 1);
+}
+
+static int ins_cmp_self(void *arg, uint32_t payload)
+{
+    return ins_cmp(arg, payload, 0);
+}
+
+/* rbshape_cmp for perf's trees of entries (hists__findnew_entry(), then
+ * its collapse): keys compared, equal ones to the right */
+static int entries_ins_cmp(void *arg, uint32_t payload)
+{
+    const ins_ctx *x = arg;
+
+    return entries_item_cmp(x->h, &x->h->v[x->row].it, &x->h->v[payload].it) < 0 ? -1 : 1;
+}
+
+/* The rows v[0..k) into a tree shaped as perf's with cmp, in that order;
+ * their order in it back into v. -1 out of memory. */
+static int tree_pass(const hist *h, size_t *v, size_t k, rbshape_cmp cmp, uint32_t *out)
+{
+    rbshape t;
+    size_t i;
+    int found;
+
+    rbshape_init(&t);
+    for (i = 0; i < k; i++) {
+        ins_ctx x = { h, v[i] };
+
+        if (rbshape_findnew(&t, cmp, &x, (uint32_t)v[i], &found) == UINT32_MAX) {
+            rbshape_free(&t);
+            return -1;
+        }
+    }
+    rbshape_inorder(&t, out);
+    rbshape_free(&t);
+    for (i = 0; i < k; i++)
+        v[i] = out[i];
+    return 0;
+}
+
+/* perf's output order is not a total one (its addresses compare by the
+ * sign of their difference; with children, rows of one thread by the depth
+ * of their chains): the shape of its trees decides. So the rows go as in
+ * perf: into its tree of entries as they were made, from there (with comm
+ * in the keys) into its collapsed tree, from there into its output tree;
+ * shown rows (not hidden, not under limit) in that last one's order into
+ * v. NULL out of memory. */
+static size_t *tree_order(const hist *h, size_t *v, int children, double limit, size_t *n)
 {
     uint32_t *out = malloc((h->n ? h->n : 1) * sizeof(*out));
-    size_t i, j, k = h->n;
-    rbshape t;
-    int found;
+    size_t i, j, k = 0;
 
     if (out == NULL) {
         free(v);
         return NULL;
     }
-    for (i = 0; i < k; i++)
-        v[i] = i;               /* every row is in perf's tree, shown or not */
-    qsort_r(v, k, sizeof(*v), entries_cmp, (void *)h);
-    rbshape_init(&t);
-    for (i = 0; i < k; i++) {
-        ins_ctx x = { h, v[i] };
-
-        if (rbshape_findnew(&t, ins_cmp, &x, (uint32_t)v[i], &found) == UINT32_MAX) {
-            rbshape_free(&t);
-            free(out);
-            free(v);
-            return NULL;
-        }
+    for (i = 0; i < h->n; i++)      /* as made; perf has no rows of chains alone
+                                     * without children */
+        if (children || h->v[i].nr_samples > 0)
+            v[k++] = i;
+    if (tree_pass(h, v, k, entries_ins_cmp, out) < 0 ||
+        (hist_keys_has(&h->keys, HK_COMM) && tree_pass(h, v, k, entries_ins_cmp, out) < 0) ||
+        tree_pass(h, v, k, children ? ins_cmp_children : ins_cmp_self, out) < 0) {
+        free(out);
+        free(v);
+        return NULL;
     }
-    rbshape_inorder(&t, out);
-    rbshape_free(&t);
     for (i = j = 0; i < k; i++) {
-        const hist_entry *e = &h->v[out[i]];
+        const hist_entry *e = &h->v[v[i]];
 
-        if (!e->hidden && !(limit > 0 && hist_percent(e->acc_period, h->total_period) < limit))
-            v[j++] = out[i];
+        if (!e->hidden && !(limit > 0 && hist_percent(children ? e->acc_period : e->period,
+                                                      h->total_period) < limit))
+            v[j++] = v[i];
     }
     free(out);
     *n = j;
@@ -656,7 +696,7 @@ static size_t *depth_order(const hist *h, size_t *v, double limit, size_t *n)
 size_t *hist_order(const hist *h, int children, double limit, size_t *n)
 {
     size_t *v = malloc((h->n ? h->n : 1) * sizeof(*v)), i, k = 0;
-    order_ctx c = { h, children };
+    order_ctx c = { h, children, 1 };
 
     if (v == NULL)
         return NULL;
@@ -670,8 +710,8 @@ size_t *hist_order(const hist *h, int children, double limit, size_t *n)
             continue;
         v[k++] = i;
     }
-    if (children && h->depth_order)
-        return depth_order(h, v, limit, n);
+    if (!h->ranked)
+        return tree_order(h, v, children, limit, n);
     qsort_r(v, k, sizeof(*v), order_cmp, &c);
     *n = k;
     return v;

@@ -116,6 +116,8 @@ hist_entry *hist_append(hist *h, const hist_item *it, uint64_t period);
 int  hist_collapse(hist *h);
 /** The row of it, or NULL. */
 hist_entry *hist_find(const hist *h, const hist_item *it);
+/** A string's 64-bit hash (FNV-1a, as the hist's own). */
+uint64_t hist_hash_str(const char *s);
 /** Intern s in h's string pool; NULL out of memory. */
 const char *hist_str(hist *h, const char *s);
 

@@ -29,6 +29,7 @@
 #include "hist_capture.h"
 #include "diff_shape.h"
 #include "walk.h"
+#include "../libparse/u64map.h"
 
 /* A call chain entry seen before under the same sample row is the same
  * row again: a direct-mapped cache keyed by what the resolver keeps for its
@@ -97,6 +98,10 @@ typedef struct run {
     size_t                   ndsos, capdsos;
     struct interned         *names;     /* o->graph: INTERN_SLOTS; owned */
     struct last_graph       *lg;        /* o->graph: the last sample's; owned */
+    ps_u64map                mapped;    /* o->graph: hash of each file name the
+                                         * capture maps -> its place in the
+                                         * order they first come in */
+    uint64_t                 nmapped;
 } run;
 
 /* The last sample's call graph work (add_graph()), for a next one with
@@ -125,8 +130,10 @@ typedef struct interned {
     const char *from, *to;
 } interned;
 
-/* A DSO's place in perf's order (callchain.h): the kernel's first, then
- * by the time of the first map they were seen in, then as seen. */
+/* A DSO's place in perf's order (callchain.h): perf makes a DSO object
+ * when the capture first maps its file (the kernel's before any), so the
+ * kernel's first, then in the order the capture first maps them, then any
+ * other (a JIT map's, named after the map was) as first seen here. */
 typedef struct dso_ord {
     const char *name;           /* the resolver's: compared by content */
     uint64_t    ord;
@@ -226,6 +233,7 @@ static int cache_hit(const chain_slot *c, const hist *h, uint32_t self, const ps
 
 static const dso_ord *dso_order(run *r, const ps_frame *fr)
 {
+    const uint64_t *first;
     dso_ord *d;
     size_t i;
 
@@ -239,7 +247,12 @@ static const dso_ord *dso_order(run *r, const ps_frame *fr)
         return NULL;
     d = &r->dsos[r->ndsos];
     d->name = fr->r.dso;
-    d->ord = fr->cpumode == PERF_RECORD_MISC_KERNEL ? 1 : fr->map->time_start | (1ull << 63);
+    if (fr->cpumode == PERF_RECORD_MISC_KERNEL)
+        d->ord = 1;
+    else if ((first = ps_u64map__get(&r->mapped, hist_hash_str(fr->r.dso))) != NULL)
+        d->ord = *first | (1ull << 63);
+    else
+        d->ord = UINT64_MAX;
     d->seq = (uint32_t)++r->ndsos;
     return d;
 }
@@ -949,6 +962,21 @@ static int changes_kernel(const ps_event *ev)
             (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL));
 }
 
+/* A file the capture maps: its place in dso_order() when it is new.
+ * 0, or -1 out of memory (said). */
+static int note_mapped(run *r, const char *name)
+{
+    uint64_t key = hist_hash_str(name);
+
+    if (name == NULL || ps_u64map__get(&r->mapped, key) != NULL)
+        return 0;
+    if (ps_u64map__put(&r->mapped, key, ++r->nmapped) < 0) {
+        fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+        return -1;
+    }
+    return 0;
+}
+
 static int on_record(void *ctx, walk *w, const ps_event *ev)
 {
     run *r = ctx;
@@ -963,6 +991,9 @@ static int on_record(void *ctx, walk *w, const ps_event *ev)
     }
     if (ev->type == PERF_RECORD_LOST_SAMPLES)
         r->out->nr_lost_samples += ev->u.lost_samples.lost;
+    if (r->o->graph != NULL && (ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2))
+        return note_mapped(r, ev->type == PERF_RECORD_MMAP ? ev->u.mmap.filename
+                                                            : ev->u.mmap2.filename);
     return 0;
 }
 
@@ -1156,6 +1187,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     free(r.dsos);
     free(r.names);
     last_free(&r);
+    ps_u64map__free(&r.mapped);
     for (i = 0; i < 2; i++) {
         free(r.last[i].ips);
         free(r.last[i].rows);
