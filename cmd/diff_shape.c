@@ -18,10 +18,15 @@ typedef struct pentry {
     const char *comm, *dso;     /* Borrowed from the hist; dso NULL: no map */
     int32_t     tid, cpu;
     int         has_sym;
-    uint64_t    start, end;     /* the symbol's, in its DSO */
+    uint64_t    start, end;     /* the symbol's, in its DSO (an inlined
+                                 * entry's: the function it is in) */
     uint64_t    ip;
     char        level;
     size_t      row;
+    const char *name;           /* Borrowed from the hist: the symbol's */
+    int         inlined;        /* an inlined entry (perf's fake symbol) */
+    uint64_t    map;            /* which of perf's map objects made it */
+    const char *base;           /* an inlined entry's function's own name */
 } pentry;
 
 struct diff_shape {
@@ -63,8 +68,8 @@ static int dso_cmp(const pentry *l, const pentry *r)
     return strcmp(r->dso, l->dso);
 }
 
-/* sort__sym_cmp() without a dso key: unresolved pairs by address alone,
- * the others by DSO, then symbol start and end */
+/* sort__sym_cmp(): unresolved pairs by address alone, the others by DSO,
+ * inlined entries by name, then symbol start and end */
 static int sym_cmp(const pentry *l, const pentry *r)
 {
     int c;
@@ -75,6 +80,13 @@ static int sym_cmp(const pentry *l, const pentry *r)
         return c;
     if (!l->has_sym || !r->has_sym)
         return cmp_null(!l->has_sym, !r->has_sym);
+    if (l->inlined || r->inlined) {
+        /* _sort__sym_cmp(): by name, one when they overlap */
+        if ((c = strcmp(l->name ? l->name : "", r->name ? r->name : "")) != 0)
+            return (c > 0) - (c < 0);
+        if (l->start <= r->end && l->end >= r->start)
+            return 0;
+    }
     if (l->start != r->start)
         return sign64((int64_t)(r->start - l->start));
     return sign64((int64_t)(r->end - l->end));
@@ -100,21 +112,57 @@ static int entry_cmp(void *arg, uint32_t payload)
     return c;
 }
 
-int diff_shape_report_wanted(const hist_keys *keys, int children)
+static int diff_shape_note_map(diff_shape **s, const hist *h, const hist_item *it,
+                               const ps_sym *sym, const diff_shape_map *m, size_t row);
+
+int diff_shape_report_wanted(const hist_keys *keys, int children, int inlines)
 {
-    return !children && hist_keys_has(keys, HK_SYM) && !hist_keys_has(keys, HK_DSO) &&
-           !hist_keys_has(keys, HK_TRACE);
+    if (hist_keys_has(keys, HK_TRACE) || !hist_keys_has(keys, HK_SYM))
+        return 0;
+    return children ? inlines : !hist_keys_has(keys, HK_DSO);
 }
 
-int diff_shape_find(diff_shape **s, const hist *h, const hist_item *it, const ps_sym *sym,
-                    size_t *row)
+int diff_shape_find(diff_shape **s, hist *h, const hist_item *it, const ps_sym *sym,
+                    const diff_shape_map *m, size_t *row)
 {
-    if (diff_shape_note(s, h, it, sym, SIZE_MAX) < 0)
+    pentry *p;
+
+    if (diff_shape_note_map(s, h, it, sym, m, SIZE_MAX) < 0)
         return -1;
     if (!(*s)->last_found)
         return 0;
-    *row = (*s)->v[(*s)->last].row;
+    p = &(*s)->v[(*s)->last];
+    *row = p->row;
+    /* hists__findnew_entry(): an entry found under another map object
+     * takes the symbol that map has at its symbol's start, which for an
+     * inlined entry is the function it is in */
+    if (m != NULL && p->map != m->id) {
+        p->map = m->id;
+        if (p->inlined && p->row < h->n) {
+            p->inlined = 0;
+            p->name = p->base;
+            p->has_sym = p->base != NULL;
+            h->v[p->row].it.sym = p->base;
+            h->v[p->row].it.inlined = 0;
+        }
+    }
     return 1;
+}
+
+size_t diff_shape_last(const diff_shape *s)
+{
+    return s->last;
+}
+
+int diff_shape_same(const diff_shape *s, const hist *h, const hist_item *it, const ps_sym *sym,
+                    size_t entry)
+{
+    pentry key = { it->comm, it->dso, it->tid, it->cpu, sym != NULL || it->inlined,
+                   sym ? sym->start : 0, sym ? sym->end : 0, it->ip, it->level, 0,
+                   it->sym, it->inlined, 0, NULL };
+    cmp_ctx x = { h, s->v, &key };
+
+    return entry < s->n && entry_cmp(&x, (uint32_t)entry) == 0;
 }
 
 void diff_shape_new_row(diff_shape *s, size_t row)
@@ -125,9 +173,16 @@ void diff_shape_new_row(diff_shape *s, size_t row)
 int diff_shape_note(diff_shape **s, const hist *h, const hist_item *it, const ps_sym *sym,
                     size_t row)
 {
+    return diff_shape_note_map(s, h, it, sym, NULL, row);
+}
+
+static int diff_shape_note_map(diff_shape **s, const hist *h, const hist_item *it,
+                               const ps_sym *sym, const diff_shape_map *m, size_t row)
+{
     diff_shape *d = *s;
-    pentry key = { it->comm, it->dso, it->tid, it->cpu, sym != NULL,
-                   sym ? sym->start : 0, sym ? sym->end : 0, it->ip, it->level, row };
+    pentry key = { it->comm, it->dso, it->tid, it->cpu, sym != NULL || it->inlined,
+                   sym ? sym->start : 0, sym ? sym->end : 0, it->ip, it->level, row,
+                   it->sym, it->inlined, m ? m->id : 0, m ? m->base : NULL };
     cmp_ctx x;
     int found;
 
@@ -145,6 +200,26 @@ int diff_shape_note(diff_shape **s, const hist *h, const hist_item *it, const ps
     d->last_found = found;
     if (!found)
         d->v[d->n++] = key;
+    return 0;
+}
+
+/* row from's sums into row to (perf's collapse of two entries) */
+static int merge_row(hist *h, hist_entry *to, hist_entry *from)
+{
+    (void)h;
+    to->period += from->period;
+    to->nr_samples += from->nr_samples;
+    to->acc_period += from->acc_period;
+    to->acc_samples += from->acc_samples;
+    if (from->max_depth > to->max_depth)
+        to->max_depth = from->max_depth;
+    from->period = from->nr_samples = from->acc_period = from->acc_samples = 0;
+    from->hidden = from->merged = 1;
+    if (cc_merge(&to->chain, from->chain) < 0) {
+        from->chain = NULL;
+        return -1;
+    }
+    from->chain = NULL;
     return 0;
 }
 
@@ -169,13 +244,10 @@ static long collapse(const diff_shape *s, hist *h, uint32_t *order)
             rbshape_free(&t);
             return -1;
         }
-        if (found && s->v[got].row != p->row && p->row < h->n && s->v[got].row < h->n) {
-            hist_entry *to = &h->v[s->v[got].row], *from = &h->v[p->row];
-
-            to->period += from->period;
-            to->nr_samples += from->nr_samples;
-            from->period = from->nr_samples = 0;
-            from->hidden = 1;
+        if (found && s->v[got].row != p->row && p->row < h->n && s->v[got].row < h->n &&
+            merge_row(h, &h->v[s->v[got].row], &h->v[p->row]) < 0) {
+            rbshape_free(&t);
+            return -1;
         }
     }
     rbshape_inorder(&t, order);

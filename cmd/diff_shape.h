@@ -35,17 +35,37 @@ int  diff_shape_wanted(const hist_keys *keys, int by_name);
  * perf then rebuilds the tree once more (its collapse), in the first
  * tree's order, merging what meets.
  */
-/** Whether report's rows of keys come from perf's tree. */
-int  diff_shape_report_wanted(const hist_keys *keys, int children);
+/** Whether report's rows of keys come from perf's tree: without children
+ * for keys with a symbol but no dso; with children when chains have
+ * inlined entries (perf compares those by name, the rest by address), for
+ * any keys with a symbol. */
+int  diff_shape_report_wanted(const hist_keys *keys, int children, int inlines);
+
+/** Which of perf's map objects an entry comes from (perf has one per
+ * process: a fork copies them), and an inlined entry's function's name
+ * (interned in the hist; NULL none). */
+typedef struct diff_shape_map {
+    uint64_t    id;
+    const char *base;
+} diff_shape_map;
 
 /**
  * The row of perf's entry for a sample: 1 and *row when the tree has it;
  * 0 when it is new: the caller makes its row and tells it with
- * diff_shape_new_row(). -1 out of memory.
+ * diff_shape_new_row(). -1 out of memory. m (NULL: not told): as perf, an
+ * inlined entry found under another map object becomes its function's,
+ * its row too (h->v[*row].it).
  */
-int  diff_shape_find(diff_shape **s, const hist *h, const hist_item *it, const ps_sym *sym,
-                     size_t *row);
+int  diff_shape_find(diff_shape **s, hist *h, const hist_item *it, const ps_sym *sym,
+                     const diff_shape_map *m, size_t *row);
 void diff_shape_new_row(diff_shape *s, size_t row);
+/** The tree entry the last find or note met or made. */
+size_t diff_shape_last(const diff_shape *s);
+/** Whether an entry of it and sym is the tree's entry number `entry`
+ * (perf's hist_entry__cmp() of the two, as its check for an entry a
+ * sample's chain already added). */
+int  diff_shape_same(const diff_shape *s, const hist *h, const hist_item *it, const ps_sym *sym,
+                     size_t entry);
 
 /**
  * The collapse (with comm keys) and each row's rank in perf's final tree:

@@ -278,7 +278,7 @@ static hist_entry *insert(hist *h, const hist_item *it, size_t j)
     return e;
 }
 
-hist_entry *hist_append(hist *h, const hist_item *it, uint64_t period)
+hist_entry *hist_append(hist *h, const hist_item *it, uint64_t period, int self)
 {
     hist_entry *e;
 
@@ -286,7 +286,7 @@ hist_entry *hist_append(hist *h, const hist_item *it, uint64_t period)
         return NULL;
     if ((e = insert(h, it, slot_of(h, it, hash_item(h, it)))) == NULL)
         return NULL;
-    return hist_add_at(h, (size_t)(e - h->v), period, 1);
+    return hist_add_at(h, (size_t)(e - h->v), period, self);
 }
 
 hist_entry *hist_add(hist *h, const hist_item *it, uint64_t period, int self)
@@ -630,6 +630,14 @@ static int entries_ins_cmp(void *arg, uint32_t payload)
     return entries_item_cmp(x->h, &x->h->v[x->row].it, &x->h->v[payload].it) < 0 ? -1 : 1;
 }
 
+static int rank_cmp(const void *pa, const void *pb, void *arg)
+{
+    const hist *h = arg;
+    uint32_t a = h->v[*(const size_t *)pa].rank, b = h->v[*(const size_t *)pb].rank;
+
+    return (a > b) - (a < b);
+}
+
 /* The rows v[0..k) into a tree shaped as perf's with cmp, in that order;
  * their order in it back into v. -1 out of memory. */
 static int tree_pass(const hist *h, size_t *v, size_t k, rbshape_cmp cmp, uint32_t *out)
@@ -672,10 +680,13 @@ static size_t *tree_order(const hist *h, size_t *v, int children, double limit, 
     }
     for (i = 0; i < h->n; i++)      /* as made; perf has no rows of chains alone
                                      * without children */
-        if (children || h->v[i].nr_samples > 0)
+        if ((children || h->v[i].nr_samples > 0) && !h->v[i].merged)
             v[k++] = i;
-    if (tree_pass(h, v, k, entries_ins_cmp, out) < 0 ||
-        (hist_keys_has(&h->keys, HK_COMM) && tree_pass(h, v, k, entries_ins_cmp, out) < 0) ||
+    if (h->ranked)                  /* perf's trees rebuilt: their order */
+        qsort_r(v, k, sizeof(*v), rank_cmp, (void *)h);
+    if ((!h->ranked && tree_pass(h, v, k, entries_ins_cmp, out) < 0) ||
+        (!h->ranked && hist_keys_has(&h->keys, HK_COMM) &&
+         tree_pass(h, v, k, entries_ins_cmp, out) < 0) ||
         tree_pass(h, v, k, children ? ins_cmp_children : ins_cmp_self, out) < 0) {
         free(out);
         free(v);
@@ -710,7 +721,7 @@ size_t *hist_order(const hist *h, int children, double limit, size_t *n)
             continue;
         v[k++] = i;
     }
-    if (!h->ranked)
+    if (!h->ranked || children)
         return tree_order(h, v, children, limit, n);
     qsort_r(v, k, sizeof(*v), order_cmp, &c);
     *n = k;

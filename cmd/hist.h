@@ -53,6 +53,8 @@ typedef struct hist_entry {
     uint32_t    max_depth;      /* the longest chain added to it */
     uint64_t    chain_stamp;    /* the last sample (hist.stamp) whose chain
                                  * went into it */
+    int         merged;         /* perf's collapse folded it into another row
+                                 * (diff_shape.h): in none of its trees */
     int         hidden;         /* made by a sample perf report's filters hide
                                  * (hist.hide_new then): in the totals, not shown */
 } hist_entry;
@@ -106,9 +108,10 @@ static inline void hist_sample_begin(hist *h) { h->stamp++; }
 hist_entry *hist_add(hist *h, const hist_item *it, uint64_t period, int self);
 /** hist_add() to the row at index row (found before). */
 hist_entry *hist_add_at(hist *h, size_t row, uint64_t period, int self);
-/** A new self row for it even when a row of an equal item exists (perf's
- * tree can keep two apart, diff_shape.h); NULL out of memory. */
-hist_entry *hist_append(hist *h, const hist_item *it, uint64_t period);
+/** A new row for it even when a row of an equal item exists (perf's tree
+ * can keep two apart, diff_shape.h), period added as hist_add()'s self;
+ * NULL out of memory. */
+hist_entry *hist_append(hist *h, const hist_item *it, uint64_t period, int self);
 /**
  * Merge the rows that became equal (perf's collapse: after its comm of a
  * thread first seen without one is renamed in place). 0 or -1 (memory).

@@ -98,6 +98,9 @@ typedef struct run {
     size_t                   ndsos, capdsos;
     struct interned         *names;     /* o->graph: INTERN_SLOTS; owned */
     struct last_graph       *lg;        /* o->graph: the last sample's; owned */
+    size_t                  *seen;      /* rshaped: the tree entries this sample
+                                         * made or met (perf's he_cache); owned */
+    size_t                   nseen, capseen;
     ps_u64map                mapped;    /* o->graph: hash of each file name the
                                          * capture maps -> its place in the
                                          * order they first come in */
@@ -370,6 +373,11 @@ static void last_free(run *r)
     }
 }
 
+static hist_entry *shape_row(run *r, hist *h, hist_item *it, const ps_frame *fr, uint64_t period,
+                             int self);
+static int shape_chain(run *r, hist *h, hist_item *it, const ps_frame *fr, char level,
+                       uint64_t period, hist_entry **e);
+
 /* The row of chain entry fr (level: its own or the one perf gives it),
  * through the chain cache; period added as a caller's. NULL out of memory. */
 static hist_entry *chain_row(run *r, hist *h, hist_item *it, const ps_frame *fr, char level,
@@ -385,7 +393,8 @@ static hist_entry *chain_row(run *r, hist *h, hist_item *it, const ps_frame *fr,
             return hist_add_at(h, c->row - 1, period, 0);
     }
     chain_item(it, fr, level, jit, sizeof(jit));
-    if ((e = hist_add(h, it, period, 0)) != NULL && c != NULL)
+    e = r->rshaped ? shape_row(r, h, it, fr, period, 0) : hist_add(h, it, period, 0);
+    if (e != NULL && c != NULL)
         *c = (chain_slot){ h, fr->r.sym, fr->r.dso, fr->ip, (uint32_t)self,
                            (uint32_t)(e - h->v) + 1, level };
     return e;
@@ -411,11 +420,11 @@ static int add_graph(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
     r->out->has_callchain = 1;
     n = ps_resolver__frames(walk_resolver(w), smp, ev->evsel->attr.branch_sample_type,
                             walk_max_stack(w), &frames);
-    if (r->lg != NULL && same_as_last(r->lg, h, self, it, frames, n)) {
+    if (!r->rshaped && r->lg != NULL && same_as_last(r->lg, h, self, it, frames, n)) {
         replay(r->lg, h, period, children);
         return 0;
     }
-    l = last_room(r, n);
+    l = r->rshaped ? NULL : last_room(r, n);
     if (n > r->capents && ps_grow((void **)&r->ents, &r->capents, n, sizeof(*r->ents)) < 0)
         return -1;
     for (i = 0; i < n; i++)
@@ -435,9 +444,18 @@ static int add_graph(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
         if (fr->map != NULL || fr->r.sym != NULL)
             level = fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
         /* (perf's entry with neither keeps the level of the one before it) */
-        if ((e = chain_row(r, h, it, fr, level, self, period)) == NULL)
-            return -1;
-        fresh = e->chain_stamp != h->stamp;
+        if (r->rshaped) {
+            if ((fresh = shape_chain(r, h, it, fr, level, period, &e)) < 0)
+                return -1;
+            l = NULL;           /* no replay: each sample walks the tree */
+            if (fresh > 0)
+                continue;
+            fresh = 1;
+        } else {
+            if ((e = chain_row(r, h, it, fr, level, self, period)) == NULL)
+                return -1;
+            fresh = e->chain_stamp != h->stamp;
+        }
         e->chain_stamp = h->stamp;
         if (l != NULL) {
             l->rows[i] = (uint32_t)(e - h->v);
@@ -488,9 +506,11 @@ static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
     n = ps_resolver__frames(walk_resolver(w), smp, ev->evsel->attr.branch_sample_type,
                             walk_max_stack(w), &frames);
     for (i = 0; i < n; i++) {
-        const ps_frame *fr = &frames[i];
+        /* perf's tree, if it decides rows, in perf's order: callers first */
+        size_t f = r->rshaped ? n - 1 - i : i;
+        const ps_frame *fr = &frames[f];
         char outer = fr->map != NULL || fr->r.sym != NULL ? level
-                                                          : outer_level(frames, i, n, level);
+                                                          : outer_level(frames, f, n, level);
         chain_slot *c = NULL;
         hist_entry *e;
 
@@ -503,6 +523,13 @@ static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
                 hist_add_at(h, c->row - 1, period, 0);
                 continue;
             }
+        }
+        if (r->rshaped) {
+            int k = shape_chain(r, h, it, fr, outer, period, &e);
+
+            if (k < 0)
+                return -1;
+            continue;
         }
         chain_item(it, fr, outer, jit, sizeof(jit));
         if ((e = hist_add(h, it, period, 0)) == NULL)
@@ -750,25 +777,80 @@ static int shape_note(run *r, hist *h, const hist_item *it, const char *dso, con
     return diff_shape_note(slot, h, &own, fr->map != NULL ? fr->r.sym : NULL, row);
 }
 
-/* perf report's row for a sample when its tree decides rows: the one its
- * entry has, or a new one. NULL out of memory. */
-static hist_entry *shape_row(run *r, hist *h, hist_item *it, const ps_frame *fr, uint64_t period)
+/* perf report's row for a sample (self 1) or a chain entry of it (self 0;
+ * -1: nothing added) when its tree decides rows: the one its entry has, or
+ * a new one. NULL out of memory. */
+static hist_entry *shape_row(run *r, hist *h, hist_item *it, const ps_frame *fr, uint64_t period,
+                             int self)
 {
     diff_shape **slot = shape_slot(r, h);
+    diff_shape_map m;
     hist_entry *e;
     size_t row;
     int k;
 
     if (slot == NULL || (it->comm != NULL && (it->comm = hist_str(h, it->comm)) == NULL) ||
-        (it->dso != NULL && (it->dso = hist_str(h, it->dso)) == NULL))
+        (it->dso != NULL && (it->dso = hist_str(h, it->dso)) == NULL) ||
+        (it->sym != NULL && (it->sym = hist_str(h, it->sym)) == NULL))
         return NULL;
-    if ((k = diff_shape_find(slot, h, it, fr->map != NULL ? fr->r.sym : NULL, &row)) < 0)
+    /* perf's map objects: the kernel's one, a process's own (a fork
+     * copies them) */
+    m.id = (uintptr_t)fr->map ^ (fr->cpumode == PERF_RECORD_MISC_KERNEL ? 0
+                                 : (uint64_t)(uint32_t)it->pid << 40);
+    m.base = NULL;
+    if (fr->inl != NULL && fr->r.sym != NULL && (m.base = hist_str(h, fr->r.sym->name)) == NULL)
+        return NULL;
+    if ((k = diff_shape_find(slot, h, it, fr->map != NULL ? fr->r.sym : NULL, &m, &row)) < 0)
         return NULL;
     if (k > 0)
-        return hist_add_at(h, row, period, 1);
-    if ((e = hist_append(h, it, period)) != NULL)
+        return self < 0 ? &h->v[row] : hist_add_at(h, row, period, self);
+    if ((e = hist_append(h, it, period, self > 0)) != NULL) {
         diff_shape_new_row(*slot, (size_t)(e - h->v));
+        if (self < 0)
+            e->acc_period = e->acc_samples = 0;     /* the caller adds */
+    }
     return e;
+}
+
+/* The sample's entries so far (perf's he_cache): a new one. -1 memory. */
+static int seen_push(run *r, const hist *h)
+{
+    diff_shape **slot = shape_slot(r, h);
+
+    if (slot == NULL || *slot == NULL)
+        return -1;
+    if (r->nseen == r->capseen &&
+        ps_grow((void **)&r->seen, &r->capseen, r->nseen + 1, sizeof(*r->seen)) < 0)
+        return -1;
+    r->seen[r->nseen++] = diff_shape_last(*slot);
+    return 0;
+}
+
+/* A chain entry when perf's tree decides rows (perf's cumulative entry):
+ * 1 when it is one the sample already added (skipped), 0 when added to its
+ * row *e (inclusive period, as perf, even when the row had it already),
+ * -1 out of memory. */
+static int shape_chain(run *r, hist *h, hist_item *it, const ps_frame *fr, char level,
+                       uint64_t period, hist_entry **e)
+{
+    diff_shape **slot = shape_slot(r, h);
+    const ps_sym *sym = fr->map != NULL ? fr->r.sym : NULL;
+    char jit[64];
+    size_t k;
+
+    chain_item(it, fr, level, jit, sizeof(jit));
+    if (slot == NULL || (it->dso != NULL && (it->dso = hist_str(h, it->dso)) == NULL) ||
+        (it->sym != NULL && (it->sym = hist_str(h, it->sym)) == NULL))
+        return -1;
+    for (k = 0; *slot != NULL && k < r->nseen; k++)
+        if (diff_shape_same(*slot, h, it, sym, r->seen[k]))
+            return 1;
+    if ((*e = shape_row(r, h, it, fr, 0, -1)) == NULL || seen_push(r, h) < 0)
+        return -1;
+    (*e)->acc_period += period;
+    (*e)->acc_samples++;
+    (*e)->stamp = h->stamp;
+    return 0;
 }
 
 static void shapes_free(run *r)
@@ -811,7 +893,10 @@ static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_i
     ps_resolver__addr(res, smp->pid, smp->tid, smp->time, cpumode, smp->ip, &fr);
     frame_item(it, &fr, jit, sizeof(jit));
     own_dso = it->dso;
-    if ((e = r->rshaped ? shape_row(r, h, it, &fr, period) : hist_add(h, it, period, 1)) == NULL)
+    if ((e = r->rshaped ? shape_row(r, h, it, &fr, period, 1) : hist_add(h, it, period, 1)) == NULL)
+        return NULL;
+    r->nseen = 0;               /* perf's he_cache starts with the sample's own */
+    if (r->rshaped && seen_push(r, h) < 0)
         return NULL;
     /* comm[] and jit[] end here: the hist's copies live on */
     it->dso = e->it.dso;
@@ -1153,14 +1238,15 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     wo.max_stack = o->max_stack;
     wo.reset = reset;
     wo.ksyms = o->ksyms;
-    if (o->children && (r.cache = chain_cache_new()) == NULL) {
+    r.rshaped = !o->by_name && diff_shape_report_wanted(&o->keys, o->children, o->inlines);
+    /* (rows from perf's tree: each entry walks it, as in perf) */
+    if (o->children && !r.rshaped && (r.cache = chain_cache_new()) == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
     }
     /* rows by location: not when a row is what a sample says (key trace),
      * nor when every sample walks perf diff's tree */
     r.shaped = diff_shape_wanted(&o->keys, o->by_name);
-    r.rshaped = !o->by_name && diff_shape_report_wanted(&o->keys, o->children);
     if (!hist_keys_has(&o->keys, HK_TRACE) && !r.shaped && !r.rshaped &&
         (r.hc = hist_cache_new()) == NULL) {
         free(r.cache);
@@ -1186,6 +1272,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     free(r.ents);
     free(r.dsos);
     free(r.names);
+    free(r.seen);
     last_free(&r);
     ps_u64map__free(&r.mapped);
     for (i = 0; i < 2; i++) {

@@ -29,6 +29,9 @@ typedef struct hist_capture_opts {
     const char          *symfs, *kallsyms;
     unsigned             max_stack;     /* 0: perf's 127 */
     ps_ksyms            *ksyms;         /* NULL, or shared (walk.h) */
+    int                  inlines;       /* chains may have inlined entries (DWARF
+                                         * captures): rows from perf's tree
+                                         * (diff_shape.h) with children */
     const cc_params     *graph;         /* each row's call graph (hist_entry.chain),
                                          * chains in this order: NULL none */
 } hist_capture_opts;

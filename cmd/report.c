@@ -427,7 +427,7 @@ static int write_all(report *r)
  * dump). Standard input is a pipe; an input that does not open says why
  * later. */
 typedef struct probe {
-    int all_tp, pipe, chains;
+    int all_tp, pipe, chains, user_stacks;
 } probe;
 
 static void probe_input(const input_opts *in, probe *pr)
@@ -438,7 +438,7 @@ static void probe_input(const input_opts *in, probe *pr)
     ps_error err;
     size_t i, n;
 
-    pr->all_tp = 0;
+    pr->all_tp = pr->user_stacks = 0;
     pr->chains = -1;
     pr->pipe = strcmp(path, "-") == 0;
     if (pr->pipe || in->attr_path != NULL)
@@ -457,6 +457,7 @@ static void probe_input(const input_opts *in, probe *pr)
 
         pr->all_tp &= e->attr.type == PERF_TYPE_TRACEPOINT;
         pr->chains |= (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+        pr->user_stacks |= (e->attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
     }
     ps_session_close(s);
 }
@@ -520,6 +521,7 @@ int cmd_report(int argc, char **argv)
             r.ho.children = !pr.pipe && pr.chains != 0;
         r.cg.skip_first = r.sort_arg != NULL && strncmp(r.sort_arg, "sym", 3) == 0;
         r.ho.graph = !r.json && r.cg.mode != CC_NONE && pr.chains != 0 ? &r.cg : NULL;
+        r.ho.inlines = pr.user_stacks;  /* DWARF: chains with inlined entries */
         if (!r.sorted && pr.all_tp)
             hist_keys_parse(&r.ho.keys, "trace", &bad, &bad_len);
         /* perf report drops samples by cpu and time, and hides the
