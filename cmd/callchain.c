@@ -402,7 +402,8 @@ static int merge_node(cc_node *dst, const cc_node *src, cc_ent **path, size_t *l
 
     if (*len + src->nval > *cap && ps_grow((void **)path, cap, *len + src->nval, sizeof(**path)) < 0)
         return -1;
-    memcpy(*path + *len, src->val, src->nval * sizeof(**path));
+    if (src->nval > 0)          /* (the root has no entries) */
+        memcpy(*path + *len, src->val, src->nval * sizeof(**path));
     *len += src->nval;
     if (src->hit && *len > 0 && append_kids(dst, *path, *len, 0, src->hit, &end) < 0)
         return -1;

@@ -468,7 +468,8 @@ static int add_graph(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
             e->max_depth = (uint32_t)(n - i);
     }
     if (l != NULL) {
-        memcpy(l->frames, frames, n * sizeof(*frames));
+        if (n > 0)
+            memcpy(l->frames, frames, n * sizeof(*frames));
         *l = (last_graph){ h, self, sample.comm, sample.pid, sample.tid, sample.cpu, sample.level,
                            n, l->cap, l->frames, l->rows, l->leaf };
     }
