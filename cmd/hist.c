@@ -489,7 +489,10 @@ void hist_key_widths(const hist *h, int *w)
 
 void hist_sym_text(char *buf, size_t size, const hist_item *it)
 {
-    if (it->sym != NULL)
+    if (it->sym != NULL && it->object)  /* ip as the row has it: map-relative for
+                                         * a sample's own, as recorded in a chain */
+        snprintf(buf, size, "[%c] %s+0x%" PRIx64, it->level, it->sym, it->ip - it->object_at);
+    else if (it->sym != NULL)
         snprintf(buf, size, "[%c] %s%s", it->level, it->sym, it->inlined ? " (inlined)" : "");
     else if (it->ip == 0)
         snprintf(buf, size, "[%c] %016" PRIx64, it->level, it->ip);

@@ -38,6 +38,10 @@ typedef struct hist_item {
     const char *trace;          /* key trace: the tracepoint's text, "N/A" for others */
     char        level;          /* '.' user, 'k' kernel, 'g', 'u', 'H' */
     char        inlined;        /* sym is an inlined entry: " (inlined)" */
+    char        object;         /* sym is a data object (STT_OBJECT): perf
+                                 * prints "name+0x<ip - object_at>" */
+    uint64_t    object_at;      /* with object: the symbol's address in the
+                                 * map (perf's map->unmap_ip of its start) */
     uint64_t    time;           /* not a key: the first sample's time */
 } hist_item;
 

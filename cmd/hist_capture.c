@@ -29,6 +29,7 @@
 #include "hist_capture.h"
 #include "diff_shape.h"
 #include "walk.h"
+#include "../libparse/symtree.h"
 #include "../libparse/u64map.h"
 
 /* A call chain entry seen before under the same sample row is the same
@@ -166,6 +167,9 @@ static void frame_item(hist_item *it, const ps_frame *fr, char *buf, size_t size
     it->sym = fr->inl != NULL ? fr->inl : fr->r.sym != NULL ? fr->r.sym->name : NULL;
     it->sym_start = fr->r.sym != NULL ? fr->r.sym->start : 0;
     it->ip = fr->map != NULL ? fr->r.rel : fr->ip;
+    it->object = fr->inl == NULL && fr->r.sym != NULL && fr->map != NULL &&
+                 ps_sym__type(fr->r.sym) == STT_OBJECT;
+    it->object_at = it->object ? fr->r.sym->start + fr->map->start - fr->map->pgoff : 0;
 }
 
 /* a call chain entry as perf's callchain cursor gives it: the address as

@@ -26,6 +26,12 @@ typedef struct ps_sym_node {
     uint8_t  red, binding, type, dead;  /* binding STB_*, type STT_* */
 } ps_sym_node;
 
+/** A resolved symbol's STT_* type (every ps_sym is a node's first member). */
+static inline int ps_sym__type(const ps_sym *s)
+{
+    return ((const ps_sym_node *)(const void *)s)->type;
+}
+
 typedef struct ps_symtree {
     ps_sym_node *n;                 /* owned */
     size_t       nr, cap;

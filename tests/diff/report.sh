@@ -172,6 +172,8 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     check graph "$T/dwarf-fork.data" "--children -g none" "--children -g none"
     check graph "$T/dwarf-fork.data" "--no-children" "--no-children"
     check graph "$T/dwarf-shlib.data" "--sort dso,sym -g none" "--sort dso,sym -g none"
+    # a row whose symbol is a data object: perf prints name+offset
+    check table "$SHARED/external/linux-perf-data/sleep.compressed.pipe.data" "" "--no-children -g none"
 fi
 "$PERFSIFT" report -g bogus "$C/cpuhog-fp.data" >/dev/null 2>"$TMPD/err"
 [ $? -eq 2 ] && grep -q "bogus" "$TMPD/err" && pass "report: a bad -g argument is a usage error" ||
