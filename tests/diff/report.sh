@@ -169,8 +169,8 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     check graph "$C/cpuhog-fp.data" "-g caller,function,count" "-g caller,function,count"
     # DWARF, several processes sharing glibc's maps: perf's tree of rows
     # (inlined entries met under another map object become their function's)
-    check graph "$T/dwarf-fork.data" "--children -g none" "--children -g none"
-    check graph "$T/dwarf-fork.data" "--no-children" "--no-children"
+    check graph "$T/dwarf/fork.data" "--children -g none" "--children -g none"
+    check graph "$T/dwarf/fork.data" "--no-children" "--no-children"
     check graph "$T/dwarf-shlib.data" "--sort dso,sym -g none" "--sort dso,sym -g none"
     # a row whose symbol is a data object: perf prints name+offset
     check table "$SHARED/external/linux-perf-data/sleep.compressed.pipe.data" "" "--no-children -g none"
