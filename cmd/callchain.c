@@ -383,14 +383,17 @@ int cc_append(cc_node **root, const cc_ent *ents, size_t n, uint64_t period, cc_
     return 0;
 }
 
+/* Only the end's own sums: its ancestors' children sums are made again
+ * from the ends when the tree is sorted (sum_kids()). */
 void cc_replay(cc_node *leaf, uint64_t period)
 {
     leaf->hit += period;
     leaf->count++;
-    for (leaf = leaf->parent; leaf != NULL; leaf = leaf->parent) {
-        leaf->children_hit += period;
-        leaf->children_count++;
-    }
+}
+
+size_t cc_leaf_len(const cc_node *leaf)
+{
+    return leaf->nval;
 }
 
 /* merge_chain_branch(): src's chains, path by path, into dst */
@@ -504,10 +507,26 @@ static int sort_flat(cc_node *root, cc_node *nd, uint64_t min_hit)
     return 0;
 }
 
+/* Each node's children sums from the chains' ends below it: what
+ * append_kids() adds up along every walk, which cc_replay() does not. */
+static void sum_kids(cc_node *nd)
+{
+    size_t i;
+
+    nd->children_hit = 0;
+    nd->children_count = 0;
+    for (i = 0; i < nd->nkid; i++) {
+        sum_kids(nd->kid[i]);
+        nd->children_hit += CUMUL(nd->kid[i]);
+        nd->children_count += CUMUL_COUNT(nd->kid[i]);
+    }
+}
+
 int cc_sort(cc_node *root, const cc_params *p, uint64_t min_hit)
 {
     if (root == NULL)
         return 0;
+    sum_kids(root);
     switch (p->mode) {
     case CC_GRAPH: return sort_graph(root, 0, 0, min_hit);
     case CC_FRACTAL: return sort_graph(root, 1, p->min_percent / 100.0, 0);

@@ -66,18 +66,23 @@ int  cc_params_parse(cc_params *p, const char *arg, char *err, size_t errsize);
  */
 int  cc_append(cc_node **root, const cc_ent *ents, size_t n, uint64_t period, cc_node **leaf);
 /**
- * The same chain as the last cc_append() into that tree, which ended at
- * leaf, again (nothing else went into the tree since): the same sums,
- * without the walk.
+ * A chain that cc_append() ended at leaf, again, while leaf still ends it
+ * (its cc_leaf_len() unchanged; at once after that cc_append(), always):
+ * the same sums, without the walk. Only leaf's own sums change here; the
+ * sums of the nodes above it are made again by cc_sort().
  */
 void cc_replay(cc_node *leaf, uint64_t period);
+/** The number of entries in leaf's node: it only ever shrinks, when the
+ * node splits and where chains ended moves on (cc_memo.h). */
+size_t cc_leaf_len(const cc_node *leaf);
 /** Add the chains of src to *dst (perf's callchain_merge); src is freed. */
 int  cc_merge(cc_node **dst, cc_node *src);
 void cc_free(cc_node *root);
 
 /**
- * Sort root for printing: children whose hits reach min_hit (graph, flat,
- * folded; fractal takes its threshold of each node's children).
+ * Sum root's nodes up from the chains' ends, and sort it for printing:
+ * children whose hits reach min_hit (graph, flat, folded; fractal takes
+ * its threshold of each node's children).
  */
 int  cc_sort(cc_node *root, const cc_params *p, uint64_t min_hit);
 /**

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "cc_memo.h"
 #include "hist_cache.h"
 #include "hist_capture.h"
 #include "diff_shape.h"
@@ -94,7 +95,9 @@ typedef struct run {
     diff_shape             **shapes;    /* owned: one per out->ev, made as needed */
     size_t                   nshapes;
     cc_ent                  *ents;      /* o->graph: a sample's chain; owned */
-    size_t                   capents;
+    uint32_t                *sfx;       /* its suffixes' numbers in memo; owned */
+    size_t                   capents, capsfx;
+    cc_memo                 *memo;      /* o->graph: where chains ended; owned */
     struct dso_ord          *dsos;      /* o->graph: perf's DSO order; owned */
     size_t                   ndsos, capdsos;
     struct interned         *names;     /* o->graph: INTERN_SLOTS; owned */
@@ -404,6 +407,25 @@ static hist_entry *chain_row(run *r, hist *h, hist_item *it, const ps_frame *fr,
     return e;
 }
 
+/* r->ents[i..n) into row's call graph, as cc_append(), by the memo when
+ * it knows where that chain ends there; *leaf (if not NULL) that end.
+ * 0, or -1 out of memory. */
+static int graph_add(run *r, hist *h, uint32_t row, size_t i, size_t n, uint64_t period,
+                     cc_node **leaf)
+{
+    cc_node *end;
+
+    if (r->memo != NULL && (end = cc_memo_get(r->memo, h, row, r->sfx[i])) != NULL) {
+        cc_replay(end, period);
+    } else if (cc_append(&h->v[row].chain, r->ents + i, n - i, period, &end) < 0 ||
+               (r->memo != NULL && cc_memo_put(r->memo, h, row, r->sfx[i], end) < 0)) {
+        return -1;
+    }
+    if (leaf != NULL)
+        *leaf = end;
+    return 0;
+}
+
 /* The sample's chain into the call graphs: all of it under its own row;
  * with children, under each row of the chain from that entry on, the
  * first time the row comes in the chain's order (perf's cumulative
@@ -434,7 +456,12 @@ static int add_graph(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
     for (i = 0; i < n; i++)
         if (chain_ent(r, h, &frames[caller ? n - 1 - i : i], &r->ents[i]) < 0)
             return -1;
-    if (cc_append(&h->v[self].chain, r->ents, n, period, l != NULL ? &l->leaf[n] : NULL) < 0)
+    if (r->memo == NULL && (r->memo = cc_memo_new()) == NULL)
+        return -1;
+    if ((n > r->capsfx && ps_grow((void **)&r->sfx, &r->capsfx, n, sizeof(*r->sfx)) < 0) ||
+        cc_memo_suffixes(r->memo, r->ents, n, r->sfx) < 0)
+        return -1;
+    if (graph_add(r, h, (uint32_t)self, 0, n, period, l != NULL ? &l->leaf[n] : NULL) < 0)
         return -1;
     h->v[self].chain_stamp = h->stamp;
     if (n > h->v[self].max_depth)
@@ -465,7 +492,7 @@ static int add_graph(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
             l->rows[i] = (uint32_t)(e - h->v);
             l->leaf[i] = NULL;
         }
-        if (fresh && cc_append(&e->chain, r->ents + i, n - i, period,
+        if (fresh && graph_add(r, h, (uint32_t)(e - h->v), i, n, period,
                                l != NULL ? &l->leaf[i] : NULL) < 0)
             return -1;
         if (fresh && n - i > e->max_depth)
@@ -1177,6 +1204,8 @@ static void reset(void *ctx)
         r->lg->h = NULL;
     if (r->names != NULL)
         memset(r->names, 0, INTERN_SLOTS * sizeof(*r->names));
+    if (r->memo != NULL)
+        cc_memo_clear(r->memo);
     if (r->slot != NULL)
         memset(r->slot, 0, r->nslot * sizeof(*r->slot));
     if (r->cache != NULL)
@@ -1275,6 +1304,8 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     hist_cache_free(r.hc);
     free(r.trace);
     free(r.ents);
+    free(r.sfx);
+    cc_memo_free(r.memo);
     free(r.dsos);
     free(r.names);
     free(r.seen);
