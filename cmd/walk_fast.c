@@ -46,6 +46,7 @@
  * left to the general loop, which queues pointers into the mapping */
 #define WINDOW_MAX ((size_t)256 << 20)
 #define READ_THREAD ((uint64_t)1 << 20)     /* from here on, a reader thread */
+#define ALIGN 64                /* read() destinations: on a cache line (grow()) */
 
 /* the sample fields decoded here: all of fixed size but the call chain */
 #define FAST_FIXED (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
@@ -165,6 +166,11 @@ static int grow(fast *f, uint64_t pos, size_t want)
     size_t cap;
     uint8_t *b;
 
+    /* read() into a destination that is not on a cache line costs four
+     * times as much on some CPUs (AMD EPYC here: 1.5 GB/s, not 6), so the
+     * bytes move by whole lines: the window's start stays as far from
+     * rpos as the reads' multiples of READ_MIN keep it, 0 mod ALIGN */
+    keep -= (keep - f->woff) & (ALIGN - 1);
     if (keep > f->woff) {
         memmove(f->buf, f->buf + (keep - f->woff), (size_t)(f->woff + f->wlen - keep));
         f->wlen -= (size_t)(keep - f->woff);
@@ -175,9 +181,11 @@ static int grow(fast *f, uint64_t pos, size_t want)
     for (cap = f->wcap ? f->wcap * 2 : WINDOW_MIN; cap - f->wlen < want; cap *= 2)
         if (cap > WINDOW_MAX)
             return -1;
-    if (cap > WINDOW_MAX ||
-        (b = f->buf != NULL ? realloc(f->buf, cap) : ps_alloc_huge(cap)) == NULL)
+    if (cap > WINDOW_MAX || (b = ps_alloc_huge(cap)) == NULL)
         return -1;
+    if (f->buf != NULL)         /* not realloc(): it keeps 16 bytes' alignment only */
+        memcpy(b, f->buf, f->wlen);
+    free(f->buf);
     f->buf = b;
     f->wcap = cap;
     return 0;
