@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cc_memo.h"
+#include "graph_memo.h"
 #include "hist_cache.h"
 #include "hist_capture.h"
 #include "diff_shape.h"
@@ -98,6 +99,7 @@ typedef struct run {
     uint32_t                *sfx;       /* its suffixes' numbers in memo; owned */
     size_t                   capents, capsfx;
     cc_memo                 *memo;      /* o->graph: where chains ended; owned */
+    graph_memo              *gm;        /* o->graph: chains' work; owned */
     struct dso_ord          *dsos;      /* o->graph: perf's DSO order; owned */
     size_t                   ndsos, capdsos;
     struct interned         *names;     /* o->graph: INTERN_SLOTS; owned */
@@ -407,23 +409,86 @@ static hist_entry *chain_row(run *r, hist *h, hist_item *it, const ps_frame *fr,
     return e;
 }
 
-/* r->ents[i..n) into row's call graph, as cc_append(), by the memo when
- * it knows where that chain ends there; *leaf (if not NULL) that end.
- * 0, or -1 out of memory. */
-static int graph_add(run *r, hist *h, uint32_t row, size_t i, size_t n, uint64_t period,
-                     cc_node **leaf)
+/* ents[i..n) (sfx their suffixes' numbers) into row's call graph, as
+ * cc_append(), by the memo when it knows where that chain ends there;
+ * *leaf that end. 0, or -1 out of memory. */
+static int graph_add_ents(run *r, hist *h, uint32_t row, const cc_ent *ents,
+                          const uint32_t *sfx, size_t i, size_t n, uint64_t period,
+                          cc_node **leaf)
 {
     cc_node *end;
 
-    if (r->memo != NULL && (end = cc_memo_get(r->memo, h, row, r->sfx[i])) != NULL) {
+    if ((end = cc_memo_get(r->memo, h, row, sfx[i])) != NULL) {
         cc_replay(end, period);
-    } else if (cc_append(&h->v[row].chain, r->ents + i, n - i, period, &end) < 0 ||
-               (r->memo != NULL && cc_memo_put(r->memo, h, row, r->sfx[i], end) < 0)) {
+    } else if (cc_append(&h->v[row].chain, ents + i, n - i, period, &end) < 0 ||
+               cc_memo_put(r->memo, h, row, sfx[i], end) < 0) {
         return -1;
     }
+    *leaf = end;
+    return 0;
+}
+
+/* the sample's chain (r->ents, r->sfx) from i on into row's graph;
+ * *leaf (if not NULL) where it ended, and g's record of that (if g) */
+static int graph_add(run *r, hist *h, uint32_t row, size_t i, size_t n, uint64_t period,
+                     cc_node **leaf, gm_ent *g, size_t slot)
+{
+    cc_node *end;
+
+    if (graph_add_ents(r, h, row, r->ents, r->sfx, i, n, period, &end) < 0)
+        return -1;
     if (leaf != NULL)
         *leaf = end;
+    if (g != NULL) {
+        g->leaf[slot] = end;
+        g->len[slot] = end != NULL ? cc_leaf_len(end) : 0;
+    }
     return 0;
+}
+
+/* A kept chain's graph work in one row again: its end, while that still
+ * ends the chain there, or the chain added anew (a split moved the end). */
+static int gm_again(run *r, hist *h, gm_ent *g, size_t slot, uint32_t row, size_t from,
+                    uint64_t period)
+{
+    cc_node *end = g->leaf[slot];
+
+    if (cc_leaf_len(end) == g->len[slot]) {
+        cc_replay(end, period);
+        return 0;
+    }
+    if (graph_add_ents(r, h, row, g->ents, g->sfx, from, g->n, period, &end) < 0)
+        return -1;
+    g->leaf[slot] = end;
+    g->len[slot] = cc_leaf_len(end);
+    return 0;
+}
+
+/* add_graph() for a sample whose chain g kept: the same sums */
+static int gm_replay(run *r, hist *h, gm_ent *g, uint64_t period, int children)
+{
+    size_t i;
+
+    if (r->lg != NULL)
+        r->lg->h = NULL;        /* the trees may change here: no last_graph */
+    if (g->n > 0 && gm_again(r, h, g, g->n, g->k.self, 0, period) < 0)
+        return -1;
+    h->v[g->k.self].chain_stamp = h->stamp;
+    for (i = 0; children && i < g->n; i++) {
+        hist_entry *e = hist_add_at(h, g->rows[i], period, 0);
+
+        if (g->leaf[i] != NULL && gm_again(r, h, g, i, g->rows[i], i, period) < 0)
+            return -1;
+        e->chain_stamp = h->stamp;
+    }
+    return 0;
+}
+
+/* Whether a sample's chain is all in its addresses (graph_memo.h). */
+static int chain_in_sample(const ps_sample *smp)
+{
+    return !(smp->sample_type &
+             (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_BRANCH_STACK));
 }
 
 /* The sample's chain into the call graphs: all of it under its own row;
@@ -438,12 +503,21 @@ static int add_graph(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
     const ps_frame *frames;
     char level = it->level;
     hist_item sample = *it;
+    gm_key k = { h, (uint32_t)self, it->comm, it->pid, it->tid, it->cpu, it->level,
+                 smp->nr_callchain, smp->callchain };
+    gm_ent *g = NULL;
     last_graph *l;
     size_t i, n;
 
     if (!(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
         return 0;
     r->out->has_callchain = 1;
+    if (!r->rshaped && chain_in_sample(smp)) {
+        if (r->gm == NULL && (r->gm = graph_memo_new()) == NULL)
+            return -1;
+        if ((g = graph_memo_find(r->gm, &k)) != NULL)
+            return gm_replay(r, h, g, period, children);
+    }
     n = ps_resolver__frames(walk_resolver(w), smp, ev->evsel->attr.branch_sample_type,
                             walk_max_stack(w), &frames);
     if (!r->rshaped && r->lg != NULL && same_as_last(r->lg, h, self, it, frames, n)) {
@@ -461,7 +535,13 @@ static int add_graph(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
     if ((n > r->capsfx && ps_grow((void **)&r->sfx, &r->capsfx, n, sizeof(*r->sfx)) < 0) ||
         cc_memo_suffixes(r->memo, r->ents, n, r->sfx) < 0)
         return -1;
-    if (graph_add(r, h, (uint32_t)self, 0, n, period, l != NULL ? &l->leaf[n] : NULL) < 0)
+    if (r->gm != NULL && !r->rshaped && chain_in_sample(smp) &&
+        (g = graph_memo_add(r->gm, &k, n)) != NULL) {
+        memcpy(g->ents, r->ents, n * sizeof(*r->ents));
+        memcpy(g->sfx, r->sfx, n * sizeof(*r->sfx));
+        memset(g->leaf, 0, (n + 1) * sizeof(*g->leaf));
+    }
+    if (graph_add(r, h, (uint32_t)self, 0, n, period, l != NULL ? &l->leaf[n] : NULL, g, n) < 0)
         return -1;
     h->v[self].chain_stamp = h->stamp;
     if (n > h->v[self].max_depth)
@@ -492,8 +572,10 @@ static int add_graph(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
             l->rows[i] = (uint32_t)(e - h->v);
             l->leaf[i] = NULL;
         }
+        if (g != NULL)
+            g->rows[i] = (uint32_t)(e - h->v);
         if (fresh && graph_add(r, h, (uint32_t)(e - h->v), i, n, period,
-                               l != NULL ? &l->leaf[i] : NULL) < 0)
+                               l != NULL ? &l->leaf[i] : NULL, g, i) < 0)
             return -1;
         if (fresh && n - i > e->max_depth)
             e->max_depth = (uint32_t)(n - i);
@@ -1104,6 +1186,8 @@ static int on_record(void *ctx, walk *w, const ps_event *ev)
     if (changes_resolver(ev->type)) {
         if (r->hc != NULL)
             hist_cache_forget(r->hc);
+        if (r->gm != NULL)
+            graph_memo_clear(r->gm);
         r->last[0].h = r->last[1].h = NULL;
     }
     if (ev->type == PERF_RECORD_LOST_SAMPLES)
@@ -1206,6 +1290,8 @@ static void reset(void *ctx)
         memset(r->names, 0, INTERN_SLOTS * sizeof(*r->names));
     if (r->memo != NULL)
         cc_memo_clear(r->memo);
+    if (r->gm != NULL)
+        graph_memo_clear(r->gm);
     if (r->slot != NULL)
         memset(r->slot, 0, r->nslot * sizeof(*r->slot));
     if (r->cache != NULL)
@@ -1306,6 +1392,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     free(r.ents);
     free(r.sfx);
     cc_memo_free(r.memo);
+    graph_memo_free(r.gm);
     free(r.dsos);
     free(r.names);
     free(r.seen);
