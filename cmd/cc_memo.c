@@ -12,8 +12,9 @@
 #include "../libparse/util.h"
 
 /* Entries at most in each table: beyond, chains are walked as without
- * the memo (some 300 MiB of tables). */
-#define MEMO_MAX ((size_t)1 << 22)
+ * the memo (some 150 MiB of tables then; a capture that varied is one
+ * whose own call graphs take far more). */
+#define MEMO_MAX ((size_t)1 << 20)
 
 typedef struct sfx_node {       /* ents[i..n): ents[i] after the node of ents[i+1..n) */
     uint32_t parent;            /* 0: none (the last entry) */

@@ -13,7 +13,7 @@
 
 /* Bytes kept at most between two clears: past them, chains are resolved
  * and walked as without the memo. */
-#define MEMO_BYTES ((size_t)256 << 20)
+#define MEMO_BYTES ((size_t)64 << 20)
 
 struct graph_memo {
     gm_ent    *ent;
