@@ -12,24 +12,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mount.h>
 #include "record.h"
 
 #define FILE_MAX (16u << 20)
 
-static const char *tracefs(void)
+static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+
+/* the first of tracefs_dirs with tracefs mounted on it, or NULL */
+static const char *tracefs_mounted(void)
 {
-    static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
     size_t i;
 
-    for (i = 0; i < 2; i++)
-        if (access(dirs[i], F_OK) == 0) {
-            char p[128];
+    for (i = 0; i < 2; i++) {
+        char p[128];
 
-            snprintf(p, sizeof(p), "%s/events", dirs[i]);
-            if (access(p, F_OK) == 0)
-                return dirs[i];
-        }
-    return dirs[0];
+        snprintf(p, sizeof(p), "%s/events", tracefs_dirs[i]);
+        if (access(p, F_OK) == 0)
+            return tracefs_dirs[i];
+    }
+    return NULL;
+}
+
+/* tracefs; where it is not mounted (a machine just booted), mounted at
+ * its place as perf mounts it, which takes root: otherwise the lookups
+ * fail and say so */
+static const char *tracefs(void)
+{
+    const char *dir = tracefs_mounted();
+
+    if (dir == NULL && mount("nodev", tracefs_dirs[0], "tracefs", 0, NULL) == 0)
+        dir = tracefs_mounted();
+    return dir != NULL ? dir : tracefs_dirs[0];
 }
 
 /* A whole (pseudo) file; tracefs files report size 0, so read to EOF. */

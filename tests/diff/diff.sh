@@ -102,7 +102,7 @@ grep -q '^e rgb(105,105,255) .*(10 ' "$TMPD/bw.txt" && pass "diff --svg --base-w
 # --- the perf diff table --------------------------------------------------------
 C=$SHARED/corpus/captures
 T=$ROOT/testdata
-mkdir -p /tmp/perfsift-hog && cp "$T/hog/hog" /tmp/perfsift-hog/ && chmod +x /tmp/perfsift-hog/hog
+install_bin "$T/hog/hog" /tmp/perfsift-hog/hog
 table() {      # NAME BASE NEW opts...: perfsift diff == perf diff
     local name=$1 a=$2 b=$3; shift 3
     perf_run diff "$@" "$a" "$b" 2>/dev/null > "$TMPD/perf.txt"

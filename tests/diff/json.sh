@@ -35,8 +35,8 @@ fi
 
 # The binaries testdata/utf8.data was recorded from, at the path it names.
 UTF8_DIR=/tmp/perfsift-ütf8
-mkdir -p "$UTF8_DIR" && cp "$ROOT/testdata/utf8/libwork.so" "$UTF8_DIR/libwörk.so" &&
-    cp "$ROOT/testdata/utf8/spin" "$UTF8_DIR/spïn" && chmod +x "$UTF8_DIR/spïn" "$UTF8_DIR/libwörk.so"
+install_bin "$ROOT/testdata/utf8/libwork.so" "$UTF8_DIR/libwörk.so" &&
+    install_bin "$ROOT/testdata/utf8/spin" "$UTF8_DIR/spïn"
 install_dwarf_bins
 
 # speedscope's file-format schema and viewer, from its npm package

@@ -59,10 +59,20 @@ require_perf() {
 
 # The binaries testdata/dwarf-*.data were recorded from, back at the path
 # the captures name (testdata/dwarf/build.sh made them there).
+# install_bin SRC DST: an executable copy of SRC at DST for captures that
+# name that path. Test scripts run side by side and read these files: one
+# already there is left alone, and a new one appears whole (a rename), never
+# truncated under a reader.
+install_bin() {
+    mkdir -p "$(dirname "$2")"
+    cmp -s "$1" "$2" && return 0
+    cp "$1" "$2.tmp.$$" && chmod +x "$2.tmp.$$" && mv -f "$2.tmp.$$" "$2"
+}
 install_dwarf_bins() {
-    mkdir -p /tmp/perfsift-dwarf
-    cp "$ROOT"/testdata/dwarf/{inline,shlib,vdso,nocfi,datamap,libwork.so} /tmp/perfsift-dwarf/
-    chmod +x /tmp/perfsift-dwarf/{inline,shlib,vdso,nocfi,datamap,libwork.so}
+    local b
+    for b in inline shlib vdso nocfi datamap libwork.so; do
+        install_bin "$ROOT/testdata/dwarf/$b" "/tmp/perfsift-dwarf/$b"
+    done
 }
 
 finish() { [ "$nfail" -eq 0 ]; exit $?; }

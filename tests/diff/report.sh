@@ -26,7 +26,7 @@
 source "$(dirname "$0")/lib.sh"
 require_perf
 install_dwarf_bins
-mkdir -p /tmp/perfsift-hog && cp "$ROOT/testdata/hog/hog" /tmp/perfsift-hog/ && chmod +x /tmp/perfsift-hog/hog
+install_bin "$ROOT/testdata/hog/hog" /tmp/perfsift-hog/hog
 C=$SHARED/corpus/captures
 T=$ROOT/testdata
 
