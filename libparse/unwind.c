@@ -296,6 +296,7 @@ int ps_unwinder__new(ps_unwinder **out, const ps_machine *m, const ps_features *
         return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "unwind: out of memory");
     ps_arena__init(&u->arena);
     ps_u64map__init(&u->caches);
+    ps_u64map__init(&u->file_v_at);
     u->m = m;
     u->feat = feat;
     u->syms = syms;
@@ -320,6 +321,7 @@ void ps_unwinder__free(ps_unwinder *u)
         free(u->spaces[i].seen);
     }
     ps_unwind__caches_free(u);
+    ps_unwind__mem_free(u);
     free(u->pcs);
     free(u->act);
     free(u->vdso);

@@ -149,10 +149,21 @@ struct ps_unwinder {
     int                vdso_read;
     uint8_t           *vdso;    /* owned: a copy of sym_user.c's own vdso image */
     size_t             vdso_size;
+    ps_u64map          file_v_at;   /* a dso_file -> its index in file_v */
+    struct file_bytes *file_v;  /* owned: files read outside stacks, mapped
+                                 * (unwind_mem.c) */
+    size_t             nr_file_v, cap_file_v;
     ps_u64map          caches;  /* a process's maps -> its index in cache_v */
     struct lu_cache  **cache_v; /* owned, each owned (unwind_cache.c) */
     size_t             nr_caches, cache_cap;
 };
+
+/* unwind_mem.c: the bytes of a file mapped, as read outside a stack dump */
+struct file_bytes {
+    const uint8_t *p;           /* NULL: the file could not be mapped */
+    size_t         n;
+};
+void ps_unwind__mem_free(ps_unwinder *u);
 
 /* unwind_regs.c: perf's register numbers, the first frame's registers */
 int  ps_unwind__reg_value(const ps_regs *regs, int idx, uint64_t *out);
