@@ -216,12 +216,12 @@ static int where_skip(const sample_filter *f, ps_resolver *res, const ps_event *
 {
     const ps_sample *smp = &ev->u.sample;
     ps_frame fr;
-    char jit[32];
+    char jit[64];
 
     ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
                       ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
     if (f->dsos.n && fr.map != NULL &&
-        !filter_list_has(&f->dsos, ps_dso_short_name(fr.r.dso, jit, sizeof(jit))) &&
+        !filter_list_has(&f->dsos, ps_frame_dso_name(&fr, jit, sizeof(jit))) &&
         !filter_list_has(&f->dsos, fr.r.dso))
         return 1;
     return f->syms.n && (fr.r.sym == NULL || !filter_list_has(&f->syms, fr.r.sym->name));

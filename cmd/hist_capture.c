@@ -149,10 +149,10 @@ typedef struct dso_ord {
     uint32_t    seq;
 } dso_ord;
 
-/* perf report's short DSO name; no DSO is "[unknown]" */
-static const char *short_dso(const char *dso, char *buf, size_t size)
+/* perf report's short DSO name of fr's; no DSO is "[unknown]" */
+static const char *short_dso(const ps_frame *fr, char *buf, size_t size)
 {
-    return dso != NULL ? ps_dso_short_name(dso, buf, size) : "[unknown]";
+    return fr->r.dso != NULL ? ps_frame_dso_name(fr, buf, size) : "[unknown]";
 }
 
 static char level_of_cpumode(unsigned cpumode)
@@ -168,7 +168,7 @@ static char level_of_cpumode(unsigned cpumode)
 
 static void frame_item(hist_item *it, const ps_frame *fr, char *buf, size_t size)
 {
-    it->dso = fr->map != NULL ? short_dso(fr->r.dso, buf, size) : NULL;
+    it->dso = fr->map != NULL ? short_dso(fr, buf, size) : NULL;
     it->sym = fr->inl != NULL ? fr->inl : fr->r.sym != NULL ? fr->r.sym->name : NULL;
     it->sym_start = fr->r.sym != NULL ? fr->r.sym->start : 0;
     it->ip = fr->map != NULL ? fr->r.rel : fr->ip;
@@ -302,7 +302,7 @@ static int chain_ent(run *r, hist *h, const ps_frame *fr, cc_ent *c)
         (c->name = intern(r, h, fr->inl != NULL ? fr->inl : fr->r.sym->name)) == NULL)
         return -1;
     if (fr->map != NULL) {
-        const char *dso = short_dso(fr->r.dso, buf, sizeof(buf));
+        const char *dso = short_dso(fr, buf, sizeof(buf));
 
         if ((d = dso_order(r, fr)) == NULL ||
             (c->dso = dso == buf ? hist_str(h, dso) : intern(r, h, dso)) == NULL)

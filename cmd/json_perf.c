@@ -149,8 +149,8 @@ static void entry(linebuf *b, uint64_t ip, const ps_frame *f)
     lb_hex(b, ip, 0);
     lb_putc(b, '"');
     if (f != NULL && f->r.sym != NULL && f->r.sym->name[0] != '\0') {
-        char jit[32];
-        const char *dso = f->map != NULL ? ps_dso_short_name(f->r.dso, jit, sizeof(jit)) : NULL;
+        char jit[64];
+        const char *dso = f->map != NULL ? ps_frame_dso_name(f, jit, sizeof(jit)) : NULL;
 
         key_string(b, 1, 5, "symbol", f->r.sym->name);
         if (dso != NULL && dso[0] != '\0')

@@ -477,7 +477,7 @@ static int64_t export_dso(sqx *x, const ps_frame *f)
 {
     int64_t id = k3_get(&x->dsos, (uintptr_t)f->r.dso, 0, 0);
     const char *long_name = f->r.dso;
-    char hex[2 * PS_BUILD_ID_MAX + 1], jit[32];
+    char hex[2 * PS_BUILD_ID_MAX + 1], jit[64];
 
     if (id != 0)
         return id;
@@ -488,7 +488,7 @@ static int64_t export_dso(sqx *x, const ps_frame *f)
         long_name = f->map->filename;   /* the module's path, name "[mod]" */
     dso_build_id(x, f, hex);
     if (sqdb_row(x->d, x->st[T_DSO], "iittt", id, sqx_machine_id(x),
-                 ps_dso_short_name(f->r.dso, jit, sizeof(jit)), long_name, hex) < 0)
+                 ps_frame_dso_name(f, jit, sizeof(jit)), long_name, hex) < 0)
         return -1;
     return id;
 }

@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 #include "demangle.h"
 #include "resolve.h"
+#include "sym_kmod.h"
 #include "u64map.h"
 #include "unwind.h"
 
@@ -532,6 +533,19 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* A module's DSO prints (r.dso) as its file where a BUILD_ID entry names
+ * it, as perf script does; its short name is the module's "[name]". */
+const char *ps_frame_dso_name(const ps_frame *f, char *buf, size_t size)
+{
+    if (f->map != NULL && f->map->kind == PS_MAP_MODULE && f->r.dso != NULL &&
+        f->r.dso[0] != '[' && f->map->filename[0] != '[') {
+        ps_kmod__name(f->map->filename, buf, size);
+        if (buf[0] == '[')
+            return buf;
+    }
+    return ps_dso_short_name(f->r.dso, buf, size);
+}
+
 const char *ps_dso_short_name(const char *dso, char *jit, size_t size)
 {
     unsigned pid;
@@ -552,7 +566,7 @@ const char *ps_resolver__srcline(ps_resolver *r, const ps_frame *f, char *buf, s
     ps_srcinfo si;
     const ps_srcloc *l = f->src;
     uint64_t delta = 0;
-    char jit[32];
+    char jit[64];
 
     if (f->map == NULL)
         return NULL;
@@ -568,7 +582,7 @@ const char *ps_resolver__srcline(ps_resolver *r, const ps_frame *f, char *buf, s
     }
     /* perf's fallback names the DSO by its short name */
     ps_symbols__srcfile(r->symbols, f->map, &delta);
-    snprintf(buf, size, "%s[%" PRIx64 "]", ps_dso_short_name(f->r.dso, jit, sizeof(jit)),
+    snprintf(buf, size, "%s[%" PRIx64 "]", ps_frame_dso_name(f, jit, sizeof(jit)),
              f->r.rel + delta);
     return buf;
 }

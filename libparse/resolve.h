@@ -65,6 +65,12 @@ const ps_features *ps_resolver__features(const ps_resolver *r);
  * last path component. NULL stays NULL.
  */
 const char *ps_dso_short_name(const char *dso, char *buf, size_t size);
+/**
+ * The short name of frame f's DSO: ps_dso_short_name(), but a kernel
+ * module's file (in a kernel frame) as perf names the module: "[name]"
+ * (written to buf, which takes 64 bytes for any module).
+ */
+const char *ps_frame_dso_name(const ps_frame *f, char *buf, size_t size);
 ps_symbols       *ps_resolver__symbols(ps_resolver *r);
 
 /**

@@ -174,6 +174,13 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     check graph "$T/dwarf-shlib.data" "--sort dso,sym -g none" "--sort dso,sym -g none"
     # a row whose symbol is a data object: perf prints name+offset
     check table "$SHARED/external/linux-perf-data/sleep.compressed.pipe.data" "" "--no-children -g none"
+    # kernel modules' DSOs by perf's short name, "[name]", not their .ko
+    # files (which sorts them elsewhere too): perf 3.x captures of ChromeOS
+    Q=$SHARED/external/quipper
+    check table "$Q/perf.data.throttle-3.8" "" "--no-children -g none"
+    check table "$Q/perf.data.raw-3.4" "--sort dso,sym" "--no-children -g none --sort dso,sym"
+    check graph "$Q/perf.data.callgraph-3.8" "" ""
+    check graph "$Q/perf.data.forkexit-3.8" "--no-children" "--no-children"
 fi
 "$PERFSIFT" report -g bogus "$C/cpuhog-fp.data" >/dev/null 2>"$TMPD/err"
 [ $? -eq 2 ] && grep -q "bogus" "$TMPD/err" && pass "report: a bad -g argument is a usage error" ||

@@ -32,7 +32,9 @@ if [ "$SCRIPT_SETS" = sanitize ]; then
           $SHARED/corpus/captures/switch-cpuwide.data $SHARED/corpus/captures/syscalls-tp.data
           $SHARED/corpus/captures/pipe-mode.data"
 else
-    caps="$(ls -d "$ROOT"/testdata/*.data "$SHARED"/corpus/captures/*.data)"
+    # and a perf 3.8 capture with kernel modules ("[name]" DSOs)
+    caps="$(ls -d "$ROOT"/testdata/*.data "$SHARED"/corpus/captures/*.data)
+          $SHARED/external/quipper/perf.data.throttle-3.8"
 fi
 
 # --- 1, 2: each capture against perf ---------------------------------------
