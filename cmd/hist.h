@@ -66,6 +66,7 @@ typedef struct hist_entry {
 typedef struct hist {
     char       *name;           /* the event's name; owned */
     uint32_t    type, idx;      /* the event's attr type, its index */
+    uint32_t    nr_members;     /* of the group it leads (1: none) */
     uint64_t    config;
     hist_keys   keys;
     unsigned    elide;          /* 1 << HK_*: keys not shown (perf report's

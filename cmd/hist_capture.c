@@ -190,8 +190,21 @@ static void chain_item(hist_item *it, const ps_frame *fr, char sample_level, cha
                 ? (fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.') : sample_level;
 }
 
+/* The members of the group e leads (HEADER_GROUP_DESC), 1 for none. */
+static uint32_t group_members(walk *w, const ps_evsel *e)
+{
+    const ps_features *f = ps_session_features(walk_session(w));
+    uint32_t i;
+
+    for (i = 0; f != NULL && ps_features_has(f, PS_HEADER_GROUP_DESC) &&
+                i < f->group_desc.nr; i++)
+        if (f->group_desc.groups[i].leader_idx == e->idx)
+            return f->group_desc.groups[i].nr_members;
+    return 1;
+}
+
 /* the hist of event e, made on its first sample */
-static hist *event_hist(run *r, const ps_evsel *e)
+static hist *event_hist(run *r, walk *w, const ps_evsel *e)
 {
     hist_set *s = r->out;
     hist *h;
@@ -219,6 +232,7 @@ static hist *event_hist(run *r, const ps_evsel *e)
     }
     h->type = e->attr.type;
     h->idx = e->idx;
+    h->nr_members = group_members(w, e);
     h->config = e->attr.config;
     r->slot[e->idx] = (int)++s->n;
     return h;
@@ -1105,7 +1119,7 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
 
     if (r->o->filter != NULL && (skip = filter_skip(r->o->filter, res, ev, e)) != 0)
         return skip < 0 ? -1 : 0;
-    if ((h = event_hist(r, e)) == NULL)
+    if ((h = event_hist(r, w, e)) == NULL)
         goto oom;
     hist_sample_begin(h);
     h->total_period += period;
@@ -1226,7 +1240,7 @@ static int at_end(void *ctx, walk *w)
     }
     /* perf diff prints a section for every event of the base, samples or not */
     for (i = 0; r->o->all_events && i < ps_session_nr_evsels(walk_session(w)); i++)
-        if (event_hist(r, ps_session_evsel(walk_session(w), i)) == NULL) {
+        if (event_hist(r, w, ps_session_evsel(walk_session(w), i)) == NULL) {
             fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
             return -1;
         }

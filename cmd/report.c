@@ -41,6 +41,10 @@ static const char usage_text[] =
 "                        with children, callee without; none for -g none\n"
 "  -G, --inverted        callers first (-g caller)\n"
 "      --percent-limit P hide rows under P percent (of the first column)\n"
+"      --no-group        a table per event of a group (perf's --group, one\n"
+"                        table for the group, is not implemented)\n"
+"      --no-branch-stack the samples of a capture with branch stacks (perf's\n"
+"                        branch view, -b, is not implemented)\n"
 "  -n, --show-nr-samples a column of each row's own sample count\n"
 "      --show-total-period a column of each row's own period\n"
 "      --percentage MODE absolute (the default: shares of every sample) or\n"
@@ -63,7 +67,7 @@ INPUT_USAGE
 
 enum { OPT_SORT = 6000, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PERCENT_LIMIT, OPT_STDIO,
        OPT_JSON, OPT_SYMFS, OPT_KALLSYMS, OPT_MAX_STACK, OPT_SHOW_PERIOD, OPT_PERCENTAGE,
-       OPT_CALL_GRAPH };
+       OPT_CALL_GRAPH, OPT_GROUP, OPT_NO_GROUP, OPT_NO_BRANCH_STACK };
 
 static const struct option long_opts[] = {
     INPUT_LONG_OPTS,
@@ -82,6 +86,10 @@ static const struct option long_opts[] = {
     { "percentage", required_argument, NULL, OPT_PERCENTAGE },
     { "call-graph", optional_argument, NULL, OPT_CALL_GRAPH },
     { "inverted", no_argument, NULL, 'G' },
+    { "group", no_argument, NULL, OPT_GROUP },
+    { "no-group", no_argument, NULL, OPT_NO_GROUP },
+    { "branch-stack", no_argument, NULL, 'b' },
+    { "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
 };
@@ -97,6 +105,7 @@ typedef struct report {
     int               sorted;       /* --sort given */
     const char       *sort_arg;
     int               children_set; /* --children or --no-children given */
+    int               no_group, no_branch;  /* --no-group, --no-branch-stack */
     cc_params         cg;           /* -g */
     int               show_nr, show_period;  /* -n, --show-total-period */
     int               relative;     /* --percentage relative */
@@ -166,7 +175,8 @@ static void print_event(FILE *fp, const report *r, const hist *h, const size_t *
     size_t i;
 
     samples_text(ns, sizeof(ns), h->nr_samples);
-    fprintf(fp, "# Samples: %s of event '%s'", ns, h->name);
+    /* (perf's plural for a group's leader, its table alone or not) */
+    fprintf(fp, "# Samples: %s of event%s '%s'", ns, h->nr_members > 1 ? "s" : "", h->name);
     if (r->time_arg != NULL)
         fprintf(fp, " (time slices: %s)", r->time_arg);
     fputc('\n', fp);
@@ -298,7 +308,7 @@ static int parse_args(report *r, int argc, char **argv)
     int c, k;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "i:qs:C:S:nhg::G", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "i:qs:C:S:nhg::Gb", long_opts, NULL)) != -1) {
         if (c == OPT_FILTER_TIME)
             r->time_arg = optarg;
         if ((k = cmd_input_option("report", &r->in, c, optarg)) != 0 ||
@@ -323,6 +333,14 @@ static int parse_args(report *r, int argc, char **argv)
                 return EXIT_USAGE;
             break;
         case 'G': r->cg.caller = r->cg.order_set = 1; break;
+        case OPT_NO_GROUP: r->no_group = 1; break;
+        case OPT_NO_BRANCH_STACK: r->no_branch = 1; break;
+        case OPT_GROUP:
+            return cmd_usage_error("report", "--group (a group's events in one table) is not "
+                                   "implemented: a table per event, as perf report --no-group");
+        case 'b':
+            return cmd_usage_error("report", "--branch-stack (the branch view) is not "
+                                   "implemented: the samples, as perf report --no-branch-stack");
         case OPT_PERCENT_LIMIT:
             r->limit = strtod(optarg, &end);
             if (*optarg == '\0' || *end || r->limit < 0)
@@ -428,6 +446,7 @@ static int write_all(report *r)
  * later. */
 typedef struct probe {
     int all_tp, pipe, chains, user_stacks;
+    int groups, branches;       /* event groups; branch stacks */
 } probe;
 
 static void probe_input(const input_opts *in, probe *pr)
@@ -438,7 +457,7 @@ static void probe_input(const input_opts *in, probe *pr)
     ps_error err;
     size_t i, n;
 
-    pr->all_tp = pr->user_stacks = 0;
+    pr->all_tp = pr->user_stacks = pr->groups = pr->branches = 0;
     pr->chains = -1;
     pr->pipe = strcmp(path, "-") == 0;
     if (pr->pipe || in->attr_path != NULL)
@@ -458,7 +477,10 @@ static void probe_input(const input_opts *in, probe *pr)
         pr->all_tp &= e->attr.type == PERF_TYPE_TRACEPOINT;
         pr->chains |= (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
         pr->user_stacks |= (e->attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
+        pr->branches |= (e->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) != 0;
     }
+    pr->groups = ps_features_has(ps_session_features(s), PS_HEADER_GROUP_DESC) &&
+                 ps_session_features(s)->group_desc.nr > 0;
     ps_session_close(s);
 }
 
@@ -512,6 +534,14 @@ int cmd_report(int argc, char **argv)
         probe pr;
 
         probe_input(&r.in, &pr);
+        if (!r.in.quiet && pr.groups && !r.no_group)
+            fprintf(stderr, "perfsift report: note: perf report shows each event group of this "
+                    "capture in one table (--group); here a table per event, as perf report "
+                    "--no-group\n");
+        if (!r.in.quiet && pr.branches && !r.no_branch)
+            fprintf(stderr, "perfsift report: note: perf report shows this capture's branch "
+                    "stacks (--branch-stack); here the samples, as perf report "
+                    "--no-branch-stack\n");
         /* perf's defaults: children (when there are call chains, below;
          * never on a pipe, whose events it does not know yet), their
          * graphs callers first (on a pipe too) */
