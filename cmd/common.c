@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -210,4 +211,35 @@ int cmd_write_atomic(const char *cmd, const char *path, cmd_writer write, void *
     atomic_tmp = NULL;
     free(tmp);
     return EXIT_BADINPUT;
+}
+
+void cmd_host_cpu(char *desc, size_t dsz, char *id, size_t isz)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512], vendor[64] = "", *v;
+    int family = 0, model = 0, stepping = 0;
+
+    snprintf(desc, dsz, "unknown");
+    if (f == NULL)
+        return;
+    while (fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "processor", 9) == 0 && vendor[0] != 0)
+            break;                      /* the first CPU says it all */
+        line[strcspn(line, "\n")] = 0;
+        if ((v = strchr(line, ':')) == NULL)
+            continue;
+        v += v[1] == ' ' ? 2 : 1;
+        if (strncmp(line, "model name", 10) == 0)
+            snprintf(desc, dsz, "%s", v);
+        else if (strncmp(line, "vendor_id", 9) == 0)
+            snprintf(vendor, sizeof(vendor), "%s", v);
+        else if (strncmp(line, "cpu family", 10) == 0)
+            family = atoi(v);
+        else if (strncmp(line, "model\t", 6) == 0)
+            model = atoi(v);
+        else if (strncmp(line, "stepping", 8) == 0)
+            stepping = atoi(v);
+    }
+    fclose(f);
+    snprintf(id, isz, "%s,%d,%d,%d", vendor, family, model, stepping);
 }

@@ -80,6 +80,13 @@ typedef int (*cmd_writer)(FILE *fp, void *ctx);
  */
 int cmd_write_atomic(const char *cmd, const char *path, cmd_writer write, void *ctx);
 
+/**
+ * This machine's CPU from /proc/cpuinfo (its first CPU): "model name" into
+ * desc ("unknown" without one), and perf's x86 CPUID string
+ * "vendor,family,model,stepping" into id.
+ */
+void cmd_host_cpu(char *desc, size_t dsz, char *id, size_t isz);
+
 /* Subcommands */
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);

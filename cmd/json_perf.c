@@ -93,7 +93,14 @@ static void headers(linebuf *b, ps_session *s)
     key_string(b, 1, 2, "arch", f->arch);
     if (f->cpudesc != NULL)
         key_string(b, 1, 2, "cpu-desc", f->cpudesc);
-    key_string(b, 1, 2, "cpuid", f->cpuid);
+    if (f->cpuid != NULL) {
+        key_string(b, 1, 2, "cpuid", f->cpuid);
+    } else {            /* perf's env asks the host for one it lacks */
+        char desc[256], id[128];
+
+        cmd_host_cpu(desc, sizeof(desc), id, sizeof(id));
+        key_string(b, 1, 2, "cpuid", id);
+    }
     key_u64(b, 1, 2, "nrcpus-online", f->nr_cpus_online);
     key_u64(b, 1, 2, "nrcpus-avail", f->nr_cpus_avail);
     if (has_feature(s, PS_HEADER_CLOCK_DATA)) {
@@ -178,6 +185,17 @@ static void cached_entry(json_run *r, ps_resolver *res, const ps_sample *smp,
         json_cache_store(&r->cache, key, p->lb.p + start, p->lb.len - start);
 }
 
+/* perf's pid of a sample: its thread's (perf finds threads by tid, and
+ * one it knows keeps the pid it was made with), the sample's for a thread
+ * not known yet */
+static uint32_t thread_pid(const ps_resolver *res, const ps_sample *smp)
+{
+    const ps_thread *th = ps_machine__thread(ps_resolver__machine(res), smp->pid, smp->tid,
+                                             smp->time);
+
+    return th != NULL && th->pid != UINT32_MAX ? th->pid : smp->pid;
+}
+
 /* the raw chain, each entry as perf's thread__find_symbol() finds it */
 static void callchain(json_run *r, ps_resolver *res, const ps_sample *smp)
 {
@@ -228,7 +246,7 @@ static int sample(json_run *r, walk *w, const ps_event *ev, const ps_evsel *e, u
     } else {
         lb_u64(b, smp->time, 0);
     }
-    key_int(b, 1, 3, "pid", (int)smp->pid);
+    key_int(b, 1, 3, "pid", (int)thread_pid(res, smp));
     key_int(b, 1, 3, "tid", (int)smp->tid);
     if (p->combined & PERF_SAMPLE_CPU)
         key_int(b, 1, 3, "cpu", (int)smp->cpu);

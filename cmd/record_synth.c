@@ -20,6 +20,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "../libparse/util.h"
+#include "common.h"
 #include "record.h"
 
 #define MISC_KERNEL 1
@@ -271,38 +272,6 @@ static int set_string(record *r, unsigned bit, const char *s, ps_error *err)
     return rc;
 }
 
-/* "model name" and the x86 CPUID string (vendor,family,model,stepping). */
-static void cpu_info(char *desc, size_t dsz, char *id, size_t isz)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[512], vendor[64] = "", *v;
-    int family = 0, model = 0, stepping = 0;
-
-    snprintf(desc, dsz, "unknown");
-    if (f == NULL)
-        return;
-    while (fgets(line, sizeof(line), f)) {
-        if (strncmp(line, "processor", 9) == 0 && vendor[0] != 0)
-            break;                      /* the first CPU says it all */
-        line[strcspn(line, "\n")] = 0;
-        if ((v = strchr(line, ':')) == NULL)
-            continue;
-        v += v[1] == ' ' ? 2 : 1;
-        if (strncmp(line, "model name", 10) == 0)
-            snprintf(desc, dsz, "%s", v);
-        else if (strncmp(line, "vendor_id", 9) == 0)
-            snprintf(vendor, sizeof(vendor), "%s", v);
-        else if (strncmp(line, "cpu family", 10) == 0)
-            family = atoi(v);
-        else if (strncmp(line, "model\t", 6) == 0)
-            model = atoi(v);
-        else if (strncmp(line, "stepping", 8) == 0)
-            stepping = atoi(v);
-    }
-    fclose(f);
-    snprintf(id, isz, "%s,%d,%d,%d", vendor, family, model, stepping);
-}
-
 static uint64_t mem_total_kb(void)
 {
     FILE *f = fopen("/proc/meminfo", "r");
@@ -352,7 +321,7 @@ int rec_features_host(record *r, ps_error *err)
 
     if (uname(&u) < 0)
         memset(&u, 0, sizeof(u));
-    cpu_info(desc, sizeof(desc), id, sizeof(id));
+    cmd_host_cpu(desc, sizeof(desc), id, sizeof(id));
     if (set_string(r, PS_HEADER_HOSTNAME, u.nodename, err) < 0 ||
         set_string(r, PS_HEADER_OSRELEASE, u.release, err) < 0 ||
         set_string(r, PS_HEADER_VERSION, "0.1.0 (perfsift record)", err) < 0 ||

@@ -51,7 +51,11 @@ if [ ! -f "$SPEEDSCOPE_DIR/package/dist/release/file-format-schema.json" ]; then
     fi
 fi
 
-{ ls -d "$ROOT"/testdata/*.data; ls -d "$SHARED"/corpus/captures/*.data; } > "$T/list"
+# and perf 3.x captures of ChromeOS (no CPUID header: perf prints this
+# machine's; a sample whose pid is not its thread's; kernel modules)
+{ ls -d "$ROOT"/testdata/*.data; ls -d "$SHARED"/corpus/captures/*.data
+  for q in throttle-3.8 raw-3.4 systemwide.1-3.8; do echo "$SHARED/external/quipper/perf.data.$q"; done
+} > "$T/list"
 if [ "${SCRIPT_SETS:-}" = sanitize ]; then
     grep -E '/(utf8|pipe-z|dwarf-inline|cpuhog-fp|sample-read-group|syscalls-tp)\.data$' \
         "$T/list" > "$T/list2" && mv "$T/list2" "$T/list"
