@@ -11,7 +11,9 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "diff_folded.h"
 #include "diff_table.h"
@@ -203,13 +205,20 @@ static int parse_args(diff *d, int argc, char **argv)
     return 0;
 }
 
-/* perf.data (file or pipe), by its magic */
+/* perf.data (file or pipe), by its magic; a directory capture (perf
+ * record --threads) by its "data" file's */
 static int is_capture(const char *path)
 {
-    char m[8];
+    char m[8], data[PATH_MAX];
+    struct stat st;
     FILE *f;
     size_t n;
 
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (snprintf(data, sizeof(data), "%s/data", path) >= (int)sizeof(data))
+            return 0;
+        path = data;
+    }
     if (strcmp(path, "-") == 0 || (f = fopen(path, "rb")) == NULL)
         return 0;
     n = fread(m, 1, sizeof(m), f);

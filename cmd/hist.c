@@ -304,8 +304,10 @@ hist_entry *hist_add(hist *h, const hist_item *it, uint64_t period, int self)
     else if ((e = insert(h, it, j)) == NULL)
         return NULL;
     /* perf diff merges a DSO's unresolved addresses: show the lowest of
-     * the samples' own */
-    if (h->by_name && self && e->it.sym == NULL && (e->nr_samples == 0 || it->ip < e->it.ip))
+     * the samples' own, as perf compares addresses (by the sign of their
+     * difference: a kernel address is below a user one) */
+    if (h->by_name && self && e->it.sym == NULL &&
+        (e->nr_samples == 0 || (int64_t)(it->ip - e->it.ip) < 0))
         e->it.ip = it->ip;
     return hist_add_at(h, (size_t)(e - h->v), period, self);
 }

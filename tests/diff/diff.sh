@@ -146,6 +146,12 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     table shape "$T/shape-b.data" "$T/shape-a.data" --sort comm,sym
     table sort "$C/jit-map.data" "$C/jitdump.data" --sort sym
     table sort "$C/mthread-fp.data" "$C/compressed.data" --sort comm,dso
+    # a directory capture (perf record --threads); a DSO's unresolved
+    # addresses merged, shown by the lowest as perf compares them (a
+    # kernel address below a user one)
+    table dir "$C/threads-dir.data" "$C/threads-dir.data"
+    table unresolved "$SHARED/external/quipper/perf.data.lost_samples-4.4" \
+        "$SHARED/external/quipper/perf.data.lost_samples-4.4"
 fi
 
 # a capture against itself changes nothing
