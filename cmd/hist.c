@@ -151,6 +151,8 @@ void hist_free(hist *h)
         free(h->strs);
     }
     free(h->name);
+    free(h->group_v);
+    free(h->group_name);
     for (i = 0; i < h->n; i++)
         cc_free(h->v[i].chain);
     free(h->v);
@@ -584,6 +586,18 @@ static int cmp_u64_desc(uint64_t a, uint64_t b)
     return (a < b) - (a > b);
 }
 
+/* perf's group sort: the leader's period, then each member's in turn */
+static int group_cmp(const hist *h, size_t a, size_t b)
+{
+    const uint64_t *x = h->group_v + a * h->group_n, *y = h->group_v + b * h->group_n;
+    uint32_t m;
+    int r = 0;
+
+    for (m = 0; m < h->group_n && r == 0; m++)
+        r = cmp_u64_desc(x[m], y[m]);
+    return r;
+}
+
 static int order_cmp(const void *pa, const void *pb, void *arg)
 {
     const order_ctx *c = arg;
@@ -594,7 +608,8 @@ static int order_cmp(const void *pa, const void *pb, void *arg)
         a->it.tid == b->it.tid)
         r = c->h->depth_order * cmp_u64_desc(a->max_depth, b->max_depth);
     if (r == 0)
-        r = cmp_u64_desc(a->period, b->period);
+        r = c->h->group_v != NULL ? group_cmp(c->h, *(const size_t *)pa, *(const size_t *)pb)
+                                  : cmp_u64_desc(a->period, b->period);
     if (r == 0)
         r = key_cmp(c->h, a, b, 1);
     /* what perf's output tree finds equal stays in the order it went in:
@@ -677,7 +692,8 @@ static int tree_pass(const hist *h, size_t *v, size_t k, rbshape_cmp cmp, uint32
 static size_t *tree_order(const hist *h, size_t *v, int children, double limit, size_t *n)
 {
     uint32_t *out = malloc((h->n ? h->n : 1) * sizeof(*out));
-    size_t i, j, k = 0;
+    size_t i, j, k = 0, kreal;
+    int comm;
 
     if (out == NULL) {
         free(v);
@@ -685,13 +701,19 @@ static size_t *tree_order(const hist *h, size_t *v, int children, double limit, 
     }
     for (i = 0; i < h->n; i++)      /* as made; perf has no rows of chains alone
                                      * without children */
-        if ((children || h->v[i].nr_samples > 0) && !h->v[i].merged)
+        if ((children || h->v[i].nr_samples > 0) && !h->v[i].merged && !h->v[i].dummy)
             v[k++] = i;
+    /* a group's dummy rows go into perf's last tree of entries after the
+     * rest (the collapsed one, with comm in the keys) */
+    kreal = k;
+    for (i = 0; i < h->n; i++)
+        if (h->v[i].dummy)
+            v[k++] = i;
+    comm = hist_keys_has(&h->keys, HK_COMM);
     if (h->ranked)                  /* perf's trees rebuilt: their order */
         qsort_r(v, k, sizeof(*v), rank_cmp, (void *)h);
-    if ((!h->ranked && tree_pass(h, v, k, entries_ins_cmp, out) < 0) ||
-        (!h->ranked && hist_keys_has(&h->keys, HK_COMM) &&
-         tree_pass(h, v, k, entries_ins_cmp, out) < 0) ||
+    if ((!h->ranked && tree_pass(h, v, comm ? kreal : k, entries_ins_cmp, out) < 0) ||
+        (!h->ranked && comm && tree_pass(h, v, k, entries_ins_cmp, out) < 0) ||
         tree_pass(h, v, k, children ? ins_cmp_children : ins_cmp_self, out) < 0) {
         free(out);
         free(v);
@@ -719,7 +741,7 @@ size_t *hist_order(const hist *h, int children, double limit, size_t *n)
     for (i = 0; i < h->n; i++) {
         const hist_entry *e = &h->v[i];
 
-        if ((!children && e->nr_samples == 0) || e->hidden)
+        if ((!children && e->nr_samples == 0 && !e->dummy) || e->hidden)
             continue;
         if (limit > 0 && hist_percent(children ? e->acc_period : e->period,
                                       h->total_period) < limit)
@@ -731,4 +753,38 @@ size_t *hist_order(const hist *h, int children, double limit, size_t *n)
     qsort_r(v, k, sizeof(*v), order_cmp, &c);
     *n = k;
     return v;
+}
+
+int hist_group_link(hist *h, hist *const *m, uint32_t n)
+{
+    size_t i, r;
+    uint32_t k;
+
+    for (k = 1; k < n; k++) {           /* rows only a member has: dummies */
+        for (r = 0; m[k - 1] != NULL && r < m[k - 1]->n; r++) {
+            const hist_entry *e = &m[k - 1]->v[r];
+            hist_entry *d;
+
+            if (e->merged || e->hidden || e->nr_samples == 0 || hist_find(h, &e->it) != NULL)
+                continue;       /* (a hidden row's dummy is hidden too) */
+            if ((d = hist_add(h, &e->it, 0, 0)) == NULL ||
+                (e->thread_comm != NULL && (d->thread_comm = hist_str(h, e->thread_comm)) == NULL))
+                return -1;
+            d->acc_samples = 0;
+            d->dummy = 1;
+        }
+    }
+    free(h->group_v);
+    if ((h->group_v = calloc(h->n ? h->n * n : 1, sizeof(*h->group_v))) == NULL)
+        return -1;
+    h->group_n = n;
+    for (i = 0; i < h->n; i++) {
+        h->group_v[i * n] = h->v[i].period;
+        for (k = 1; k < n; k++) {
+            const hist_entry *e = m[k - 1] != NULL ? hist_find(m[k - 1], &h->v[i].it) : NULL;
+
+            h->group_v[i * n + k] = e != NULL ? e->period : 0;
+        }
+    }
+    return 0;
 }

@@ -61,12 +61,18 @@ typedef struct hist_entry {
                                  * (diff_shape.h): in none of its trees */
     int         hidden;         /* made by a sample perf report's filters hide
                                  * (hist.hide_new then): in the totals, not shown */
+    int         dummy;          /* a row only other events of the group have
+                                 * (hist_group_link()): no samples, shown */
 } hist_entry;
 
 typedef struct hist {
     char       *name;           /* the event's name; owned */
     uint32_t    type, idx;      /* the event's attr type, its index */
     uint32_t    nr_members;     /* of the group it leads (1: none) */
+    char       *group_name;     /* a named group's name (NULL: anonymous); owned */
+    uint32_t    group_n;        /* hist_group_link(): members in group_v */
+    uint64_t   *group_v;        /* [row * group_n + m]: the row's period in
+                                 * member m (0: this event); owned */
     uint64_t    config;
     hist_keys   keys;
     unsigned    elide;          /* 1 << HK_*: keys not shown (perf report's
@@ -141,6 +147,14 @@ int  hist_key_cmp(const hist *h, const hist_entry *a, const hist_entry *b);
  * NULL out of memory
  */
 size_t *hist_order(const hist *h, int children, double limit, size_t *n);
+/**
+ * perf report's group table: the rows of n - 1 other events of the group h
+ * leads (m[i] NULL: an event without samples) linked to h's, each member's
+ * row of the same keys, rows only they have made h's as dummies (perf's
+ * hists__link()); rows are then ordered by their periods in the members in
+ * turn (hist_order()). 0, or -1 out of memory.
+ */
+int hist_group_link(hist *h, hist *const *m, uint32_t n);
 
 /** Column widths of the key columns over all of h's rows (perf's rules). */
 void hist_key_widths(const hist *h, int *w);

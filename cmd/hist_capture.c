@@ -190,17 +190,41 @@ static void chain_item(hist_item *it, const ps_frame *fr, char sample_level, cha
                 ? (fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.') : sample_level;
 }
 
-/* The members of the group e leads (HEADER_GROUP_DESC), 1 for none. */
-static uint32_t group_members(walk *w, const ps_evsel *e)
+/* The group e leads (HEADER_GROUP_DESC): its members into h, and the
+ * name of a named one (perf writes "{anon_group}" for the others). 0, or
+ * -1 out of memory. */
+static int group_of(walk *w, const ps_evsel *e, hist *h)
+{
+    const ps_features *f = ps_session_features(walk_session(w));
+    uint32_t i;
+
+    h->nr_members = 1;
+    for (i = 0; f != NULL && ps_features_has(f, PS_HEADER_GROUP_DESC) &&
+                i < f->group_desc.nr; i++) {
+        const ps_feat_group *g = &f->group_desc.groups[i];
+
+        if (g->leader_idx != e->idx)
+            continue;
+        h->nr_members = g->nr_members;
+        if (g->name != NULL && strcmp(g->name, "{anon_group}") != 0 &&
+            (h->group_name = strdup(g->name)) == NULL)
+            return -1;
+    }
+    return 0;
+}
+
+/* Whether event idx is in an event group of more than one. */
+static int in_group(walk *w, size_t idx)
 {
     const ps_features *f = ps_session_features(walk_session(w));
     uint32_t i;
 
     for (i = 0; f != NULL && ps_features_has(f, PS_HEADER_GROUP_DESC) &&
                 i < f->group_desc.nr; i++)
-        if (f->group_desc.groups[i].leader_idx == e->idx)
-            return f->group_desc.groups[i].nr_members;
-    return 1;
+        if (f->group_desc.groups[i].nr_members > 1 && idx >= f->group_desc.groups[i].leader_idx &&
+            idx - f->group_desc.groups[i].leader_idx < f->group_desc.groups[i].nr_members)
+            return 1;
+    return 0;
 }
 
 /* the hist of event e, made on its first sample */
@@ -232,7 +256,10 @@ static hist *event_hist(run *r, walk *w, const ps_evsel *e)
     }
     h->type = e->attr.type;
     h->idx = e->idx;
-    h->nr_members = group_members(w, e);
+    if (group_of(w, e, h) < 0) {
+        hist_free(h);
+        return NULL;
+    }
     h->config = e->attr.config;
     r->slot[e->idx] = (int)++s->n;
     return h;
@@ -1238,9 +1265,12 @@ static int at_end(void *ctx, walk *w)
         fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
         return -1;
     }
-    /* perf diff prints a section for every event of the base, samples or not */
-    for (i = 0; r->o->all_events && i < ps_session_nr_evsels(walk_session(w)); i++)
-        if (event_hist(r, w, ps_session_evsel(walk_session(w), i)) == NULL) {
+    /* perf diff prints a section for every event of the base, samples or
+     * not; perf report's group table, one for every member */
+    for (i = 0; (r->o->all_events || r->o->groups) && i < ps_session_nr_evsels(walk_session(w));
+         i++)
+        if ((r->o->all_events || in_group(w, i)) &&
+            event_hist(r, w, ps_session_evsel(walk_session(w), i)) == NULL) {
             fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
             return -1;
         }

@@ -22,6 +22,8 @@ typedef struct hist_capture_opts {
     int                  children;      /* inclusive sums from call chains */
     int                  all_events;    /* a hist for every event, even one
                                          * without samples (perf diff) */
+    int                  groups;        /* a hist for every event of an event
+                                         * group (HEADER_GROUP_DESC) */
     const sample_filter *filter;        /* samples left out: NULL none */
     const sample_filter *hide;          /* samples whose new rows are hidden
                                          * (perf report's --comms, --pid,

@@ -41,8 +41,10 @@ static const char usage_text[] =
 "                        with children, callee without; none for -g none\n"
 "  -G, --inverted        callers first (-g caller)\n"
 "      --percent-limit P hide rows under P percent (of the first column)\n"
-"      --no-group        a table per event of a group (perf's --group, one\n"
-"                        table for the group, is not implemented)\n"
+"      --group           an event group in one table, a column of each event's\n"
+"                        share (the default for a capture with groups, as perf;\n"
+"                        not with call chains, -n, --show-total-period, --json)\n"
+"      --no-group        a table per event of a group\n"
 "      --no-branch-stack the samples of a capture with branch stacks (perf's\n"
 "                        branch view, -b, is not implemented)\n"
 "  -n, --show-nr-samples a column of each row's own sample count\n"
@@ -106,6 +108,7 @@ typedef struct report {
     const char       *sort_arg;
     int               children_set; /* --children or --no-children given */
     int               no_group, no_branch;  /* --no-group, --no-branch-stack */
+    int               group_view;   /* perf's group tables (print_group()) */
     cc_params         cg;           /* -g */
     int               show_nr, show_period;  /* -n, --show-total-period */
     int               relative;     /* --percentage relative */
@@ -130,9 +133,12 @@ static void samples_text(char *buf, size_t size, uint64_t n)
 
 static void print_header(FILE *fp, const report *r, const hist *h, int children, const int *w)
 {
-    int i;
+    int i, g = h->group_v != NULL ? (int)h->group_n : 1;
 
-    fputs(children ? "# Children      Self" : "# Overhead", fp);
+    if (g > 1)          /* a group's overhead: a column per member */
+        fprintf(fp, "#%*s", 8 * g + 1, "Overhead");
+    else
+        fputs(children ? "# Children      Self" : "# Overhead", fp);
     if (r->show_nr)
         fputs("       Samples", fp);
     if (r->show_period)
@@ -140,7 +146,13 @@ static void print_header(FILE *fp, const report *r, const hist *h, int children,
     for (i = 0; i < h->keys.n; i++)
         if (!(h->elide >> h->keys.k[i] & 1))
             fprintf(fp, "  %-*s", w[i], hist_key_header(h->keys.k[i]));
-    fputs(children ? "\n# ........  ........" : "\n# ........", fp);
+    if (g > 1) {
+        fputs("\n# ", fp);
+        for (i = 0; i < 8 * g; i++)
+            fputc('.', fp);
+    } else {
+        fputs(children ? "\n# ........  ........" : "\n# ........", fp);
+    }
     if (r->show_nr)
         fputs("  ............", fp);
     if (r->show_period)
@@ -335,9 +347,7 @@ static int parse_args(report *r, int argc, char **argv)
         case 'G': r->cg.caller = r->cg.order_set = 1; break;
         case OPT_NO_GROUP: r->no_group = 1; break;
         case OPT_NO_BRANCH_STACK: r->no_branch = 1; break;
-        case OPT_GROUP:
-            return cmd_usage_error("report", "--group (a group's events in one table) is not "
-                                   "implemented: a table per event, as perf report --no-group");
+        case OPT_GROUP: r->no_group = 0; break;
         case 'b':
             return cmd_usage_error("report", "--branch-stack (the branch view) is not "
                                    "implemented: the samples, as perf report --no-branch-stack");
@@ -386,6 +396,99 @@ static void print_elided(const report *r, int samples)
                    one_value(r, r->elided.k[k]));
 }
 
+/* The hist of event idx, or NULL (no samples). */
+static hist *hist_of(const report *r, uint32_t idx)
+{
+    size_t i;
+
+    for (i = 0; i < r->set.n; i++)
+        if (r->set.ev[i].idx == idx)
+            return &r->set.ev[i];
+    return NULL;
+}
+
+static int has_groups(const hist_set *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->n; i++)
+        if (s->ev[i].nr_members > 1)
+            return 1;
+    return 0;
+}
+
+/* Whether h is a member (not the leader) of a group whose table is shown. */
+static int group_member(const report *r, const hist *h)
+{
+    size_t i;
+
+    for (i = 0; r->group_view && i < r->set.n; i++) {
+        const hist *l = &r->set.ev[i];
+
+        if (l->nr_members > 1 && h->idx > l->idx && h->idx - l->idx < l->nr_members)
+            return 1;
+    }
+    return 0;
+}
+
+/* perf's "anon group { a, b }" (a named group by its name) */
+static void group_desc(char *buf, size_t size, const hist *h, hist *const *m)
+{
+    size_t at;
+    uint32_t k;
+
+    at = (size_t)snprintf(buf, size, "%s { %s", h->group_name != NULL ? h->group_name
+                                                                        : "anon group", h->name);
+    for (k = 1; k < h->group_n && at < size; k++)
+        at += (size_t)snprintf(buf + at, size - at, ", %s", m[k - 1]->name);
+    if (at < size)
+        snprintf(buf + at, size - at, " }");
+}
+
+/* A group's table (symbol_conf.event_group): h's rows linked with the
+ * members', a column of each member's share, samples and periods summed. */
+static int print_group(FILE *fp, const report *r, hist *h)
+{
+    hist *m[64];
+    uint64_t ns = h->nr_samples, total = h->total_period;
+    char name[4096], nstext[32];
+    uint32_t k, g = h->nr_members < 65 ? h->nr_members : 65;
+    size_t *order, n, i;
+    int w[HK_MAX];
+
+    for (k = 1; k < g; k++) {
+        m[k - 1] = hist_of(r, h->idx + k);
+        ns += m[k - 1] != NULL ? m[k - 1]->nr_samples : 0;
+        total += m[k - 1] != NULL ? m[k - 1]->total_period : 0;
+    }
+    for (k = 1; k < g; k++)
+        if (m[k - 1] == NULL)           /* hist_capture() made every member's */
+            return 0;
+    if (hist_group_link(h, m, g) < 0 || (order = hist_order(h, 0, r->limit, &n)) == NULL)
+        return -1;
+    group_desc(name, sizeof(name), h, m);
+    samples_text(nstext, sizeof(nstext), ns);
+    fprintf(fp, "# Samples: %s of events '%s'", nstext, name);
+    if (r->time_arg != NULL)
+        fprintf(fp, " (time slices: %s)", r->time_arg);
+    fprintf(fp, "\n# Event count (approx.): %lu\n#\n", (unsigned long)total);
+    hist_key_widths(h, w);
+    print_header(fp, r, h, 0, w);
+    for (i = 0; i < n; i++) {
+        const hist_entry *e = &h->v[order[i]];
+
+        fputs("  ", fp);
+        for (k = 0; k < g; k++)
+            fprintf(fp, "%7.2f%%", hist_percent(h->group_v[order[i] * g + k],
+                                                k ? m[k - 1]->total_period : h->total_period));
+        hist_key_print(fp, h, e, w);
+        fputc('\n', fp);
+    }
+    fputs("\n\n", fp);
+    free(order);
+    return 0;
+}
+
 static int write_all(report *r)
 {
     json_t *doc = r->json ? json_object() : NULL, *events = json_array();
@@ -407,8 +510,19 @@ static int write_all(report *r)
         printf("#\n# Total Lost Samples: %lu\n#\n", (unsigned long)r->set.nr_lost_samples);
     }
     for (i = 0; i < r->set.n && rc == EXIT_OK; i++) {
-        const hist *h = &r->set.ev[i];
-        size_t *order = hist_order(h, r->ho.children, r->limit, &n);
+        hist *h = &r->set.ev[i];
+        size_t *order;
+
+        if (r->group_view && h->nr_members > 1) {
+            if (print_group(stdout, r, h) < 0) {
+                fprintf(stderr, "perfsift report: out of memory\n");
+                rc = EXIT_BADINPUT;
+            }
+            continue;
+        }
+        if (group_member(r, h) || (h->nr_samples == 0 && r->ho.groups))
+            continue;           /* (a member made for the group table) */
+        order = hist_order(h, r->ho.children, r->limit, &n);
 
         if (order == NULL) {
             fprintf(stderr, "perfsift report: out of memory\n");
@@ -534,10 +648,6 @@ int cmd_report(int argc, char **argv)
         probe pr;
 
         probe_input(&r.in, &pr);
-        if (!r.in.quiet && pr.groups && !r.no_group)
-            fprintf(stderr, "perfsift report: note: perf report shows each event group of this "
-                    "capture in one table (--group); here a table per event, as perf report "
-                    "--no-group\n");
         if (!r.in.quiet && pr.branches && !r.no_branch)
             fprintf(stderr, "perfsift report: note: perf report shows this capture's branch "
                     "stacks (--branch-stack); here the samples, as perf report "
@@ -573,6 +683,8 @@ int cmd_report(int argc, char **argv)
         r.ho.filter = filter_active(&r.hard) ? &r.hard : NULL;
         r.ho.hide = filter_active(&r.soft) ? &r.soft : NULL;
         r.ho.ksyms = ps_ksyms__new();   /* kallsyms in a thread; NULL: inline */
+        /* perf's group table: a table of every event of a group */
+        r.ho.groups = !r.no_group && !r.json && !r.show_nr && !r.show_period;
         rc = hist_capture("report", &r.in, &r.ho, &r.set);
         for (size_t i = 0; i < r.set.n; i++) {
             r.set.ev[i].elide = r.elide;
@@ -586,6 +698,13 @@ int cmd_report(int argc, char **argv)
         if (rc == EXIT_OK) {
             /* perf report shows children only when there are call chains */
             r.ho.children = r.ho.children && r.set.has_callchain;
+            r.group_view = r.ho.groups && !r.ho.children &&
+                           !(r.ho.graph != NULL && r.set.has_callchain);
+            if (!r.in.quiet && !r.no_group && !r.group_view && has_groups(&r.set))
+                fprintf(stderr, "perfsift report: note: perf report shows each event group of "
+                        "this capture in one table (--group); here a table per event, as "
+                        "perf report --no-group (the group table is not made with call "
+                        "chains, -n, --show-total-period or --json)\n");
             rc = cmd_finish_stdout("report", write_all(&r));
         }
     }

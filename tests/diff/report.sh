@@ -181,20 +181,26 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     check table "$Q/perf.data.raw-3.4" "--sort dso,sym" "--no-children -g none --sort dso,sym"
     check graph "$Q/perf.data.callgraph-3.8" "" ""
     check graph "$Q/perf.data.forkexit-3.8" "--no-children" "--no-children"
-    # event groups and branch stacks: perf's --no-group and --no-branch-stack
-    # views (its group table and branch view are not implemented; perfsift
-    # says so on stderr); a group's leader is "of events" in either
-    for cap in $C/sample-read-group.data $Q/perf.data.lost_samples-4.4 \
+    # event groups: perf's group table (a column per event, rows only other
+    # events have, ordered by each event's share in turn), and --no-group;
+    # branch stacks: perf's --no-branch-stack view (its branch view is not
+    # implemented; perfsift says so on stderr)
+    for cap in $C/sample-read-group.data $Q/perf.data.lost_samples-4.4 $T/hog-group.data \
                $Q/perf.data.group_desc-4.14 $Q/perf.data.piped.header_feautres_group_desc-6.8; do
-        check groups "$cap" "" "--no-group"
+        check groups "$cap" "" ""
+        check groups "$cap" "--no-group" "--no-group"
+    done
+    for o in "--sort dso,sym" "--sort comm" "--sort pid" "--percent-limit 1" "--comms hog" \
+             "--dsos hog"; do
+        check groups "$T/hog-group.data" "$o" "$o"
     done
     for cap in $Q/perf.data.branch-4.14 $Q/perf.data.raw_callgraph_branch-3.4 \
                $Q/perf.data.branch_stack_spec $Q/perf.data.branch_stack_hw_index; do
         check branches "$cap" "--no-branch-stack" "--no-branch-stack"
     done
-    "$PERFSIFT" report --no-children -g none "$C/sample-read-group.data" 2>"$TMPD/err" >/dev/null
+    "$PERFSIFT" report -n "$T/hog-group.data" 2>"$TMPD/err" >/dev/null
     grep -q "note: perf report shows each event group" "$TMPD/err" &&
-        pass "report: a capture with event groups says perf's view differs" ||
+        pass "report: without the group table (-n), a capture with groups says perf's differs" ||
         fail "report: no note on event groups: $(head -2 "$TMPD/err")"
     "$PERFSIFT" report -b "$C/sample-read-group.data" >/dev/null 2>"$TMPD/err"
     [ $? -eq 2 ] && grep -q "not implemented" "$TMPD/err" &&
