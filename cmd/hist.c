@@ -152,6 +152,7 @@ void hist_free(hist *h)
     }
     free(h->name);
     free(h->group_v);
+    free(h->group_ns);
     free(h->group_name);
     for (i = 0; i < h->n; i++)
         cc_free(h->v[i].chain);
@@ -775,15 +776,20 @@ int hist_group_link(hist *h, hist *const *m, uint32_t n)
         }
     }
     free(h->group_v);
-    if ((h->group_v = calloc(h->n ? h->n * n : 1, sizeof(*h->group_v))) == NULL)
+    free(h->group_ns);
+    h->group_ns = calloc(h->n ? h->n * n : 1, sizeof(*h->group_ns));
+    if ((h->group_v = calloc(h->n ? h->n * n : 1, sizeof(*h->group_v))) == NULL ||
+        h->group_ns == NULL)
         return -1;
     h->group_n = n;
     for (i = 0; i < h->n; i++) {
         h->group_v[i * n] = h->v[i].period;
+        h->group_ns[i * n] = h->v[i].nr_samples;
         for (k = 1; k < n; k++) {
             const hist_entry *e = m[k - 1] != NULL ? hist_find(m[k - 1], &h->v[i].it) : NULL;
 
             h->group_v[i * n + k] = e != NULL ? e->period : 0;
+            h->group_ns[i * n + k] = e != NULL ? e->nr_samples : 0;
         }
     }
     return 0;

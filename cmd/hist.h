@@ -73,6 +73,7 @@ typedef struct hist {
     uint32_t    group_n;        /* hist_group_link(): members in group_v */
     uint64_t   *group_v;        /* [row * group_n + m]: the row's period in
                                  * member m (0: this event); owned */
+    uint64_t   *group_ns;       /* the same of its samples; owned */
     uint64_t    config;
     hist_keys   keys;
     unsigned    elide;          /* 1 << HK_*: keys not shown (perf report's

@@ -43,7 +43,7 @@ static const char usage_text[] =
 "      --percent-limit P hide rows under P percent (of the first column)\n"
 "      --group           an event group in one table, a column of each event's\n"
 "                        share (the default for a capture with groups, as perf;\n"
-"                        not with call chains, -n, --show-total-period, --json)\n"
+"                        not with call chains or --json)\n"
 "      --no-group        a table per event of a group\n"
 "      --no-branch-stack the samples of a capture with branch stacks (perf's\n"
 "                        branch view, -b, is not implemented)\n"
@@ -133,16 +133,16 @@ static void samples_text(char *buf, size_t size, uint64_t n)
 
 static void print_header(FILE *fp, const report *r, const hist *h, int children, const int *w)
 {
-    int i, g = h->group_v != NULL ? (int)h->group_n : 1;
+    int i, k, g = h->group_v != NULL ? (int)h->group_n : 1;
 
     if (g > 1)          /* a group's overhead: a column per member */
         fprintf(fp, "#%*s", 8 * g + 1, "Overhead");
     else
         fputs(children ? "# Children      Self" : "# Overhead", fp);
     if (r->show_nr)
-        fputs("       Samples", fp);
+        fprintf(fp, "  %*s", 12 * g, "Samples");
     if (r->show_period)
-        fputs("        Period", fp);
+        fprintf(fp, "  %*s", 12 * g, "Period");
     for (i = 0; i < h->keys.n; i++)
         if (!(h->elide >> h->keys.k[i] & 1))
             fprintf(fp, "  %-*s", w[i], hist_key_header(h->keys.k[i]));
@@ -153,10 +153,11 @@ static void print_header(FILE *fp, const report *r, const hist *h, int children,
     } else {
         fputs(children ? "\n# ........  ........" : "\n# ........", fp);
     }
-    if (r->show_nr)
-        fputs("  ............", fp);
-    if (r->show_period)
-        fputs("  ............", fp);
+    for (k = 0; k < r->show_nr + r->show_period; k++) {
+        fputs("  ", fp);
+        for (i = 0; i < 12 * g; i++)
+            fputc('.', fp);
+    }
     for (i = 0; i < h->keys.n; i++) {
         if (h->elide >> h->keys.k[i] & 1)
             continue;
@@ -481,6 +482,14 @@ static int print_group(FILE *fp, const report *r, hist *h)
         for (k = 0; k < g; k++)
             fprintf(fp, "%7.2f%%", hist_percent(h->group_v[order[i] * g + k],
                                                 k ? m[k - 1]->total_period : h->total_period));
+        if (r->show_nr)
+            fputs("  ", fp);
+        for (k = 0; r->show_nr && k < g; k++)
+            fprintf(fp, "%12lu", (unsigned long)h->group_ns[order[i] * g + k]);
+        if (r->show_period)
+            fputs("  ", fp);
+        for (k = 0; r->show_period && k < g; k++)
+            fprintf(fp, "%12lu", (unsigned long)h->group_v[order[i] * g + k]);
         hist_key_print(fp, h, e, w);
         fputc('\n', fp);
     }
@@ -684,7 +693,7 @@ int cmd_report(int argc, char **argv)
         r.ho.hide = filter_active(&r.soft) ? &r.soft : NULL;
         r.ho.ksyms = ps_ksyms__new();   /* kallsyms in a thread; NULL: inline */
         /* perf's group table: a table of every event of a group */
-        r.ho.groups = !r.no_group && !r.json && !r.show_nr && !r.show_period;
+        r.ho.groups = !r.no_group && !r.json;
         rc = hist_capture("report", &r.in, &r.ho, &r.set);
         for (size_t i = 0; i < r.set.n; i++) {
             r.set.ev[i].elide = r.elide;
@@ -704,7 +713,7 @@ int cmd_report(int argc, char **argv)
                 fprintf(stderr, "perfsift report: note: perf report shows each event group of "
                         "this capture in one table (--group); here a table per event, as "
                         "perf report --no-group (the group table is not made with call "
-                        "chains, -n, --show-total-period or --json)\n");
+                        "chains or --json)\n");
             rc = cmd_finish_stdout("report", write_all(&r));
         }
     }

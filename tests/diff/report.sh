@@ -191,16 +191,16 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
         check groups "$cap" "--no-group" "--no-group"
     done
     for o in "--sort dso,sym" "--sort comm" "--sort pid" "--percent-limit 1" "--comms hog" \
-             "--dsos hog"; do
+             "--dsos hog" "-n --show-total-period"; do
         check groups "$T/hog-group.data" "$o" "$o"
     done
     for cap in $Q/perf.data.branch-4.14 $Q/perf.data.raw_callgraph_branch-3.4 \
                $Q/perf.data.branch_stack_spec $Q/perf.data.branch_stack_hw_index; do
         check branches "$cap" "--no-branch-stack" "--no-branch-stack"
     done
-    "$PERFSIFT" report -n "$T/hog-group.data" 2>"$TMPD/err" >/dev/null
+    "$PERFSIFT" report --json "$T/hog-group.data" 2>"$TMPD/err" >/dev/null
     grep -q "note: perf report shows each event group" "$TMPD/err" &&
-        pass "report: without the group table (-n), a capture with groups says perf's differs" ||
+        pass "report: without the group table (--json), a capture with groups says perf's differs" ||
         fail "report: no note on event groups: $(head -2 "$TMPD/err")"
     "$PERFSIFT" report -b "$C/sample-read-group.data" >/dev/null 2>"$TMPD/err"
     [ $? -eq 2 ] && grep -q "not implemented" "$TMPD/err" &&
