@@ -153,6 +153,7 @@ void hist_free(hist *h)
     free(h->name);
     free(h->group_v);
     free(h->group_ns);
+    free(h->group_acc);
     free(h->group_name);
     for (i = 0; i < h->n; i++)
         cc_free(h->v[i].chain);
@@ -588,9 +589,9 @@ static int cmp_u64_desc(uint64_t a, uint64_t b)
 }
 
 /* perf's group sort: the leader's period, then each member's in turn */
-static int group_cmp(const hist *h, size_t a, size_t b)
+static int group_cmp(const hist *h, const uint64_t *v, size_t a, size_t b)
 {
-    const uint64_t *x = h->group_v + a * h->group_n, *y = h->group_v + b * h->group_n;
+    const uint64_t *x = v + a * h->group_n, *y = v + b * h->group_n;
     uint32_t m;
     int r = 0;
 
@@ -603,13 +604,15 @@ static int order_cmp(const void *pa, const void *pb, void *arg)
 {
     const order_ctx *c = arg;
     const hist_entry *a = &c->h->v[*(const size_t *)pa], *b = &c->h->v[*(const size_t *)pb];
+    size_t ia = *(const size_t *)pa, ib = *(const size_t *)pb;
+    /* (perf's children sort of a group compares the leader's alone) */
     int r = c->children ? cmp_u64_desc(a->acc_period, b->acc_period) : 0;
 
     if (r == 0 && c->children && c->h->depth_order && a->it.pid == b->it.pid &&
         a->it.tid == b->it.tid)
         r = c->h->depth_order * cmp_u64_desc(a->max_depth, b->max_depth);
     if (r == 0)
-        r = c->h->group_v != NULL ? group_cmp(c->h, *(const size_t *)pa, *(const size_t *)pb)
+        r = c->h->group_v != NULL ? group_cmp(c->h, c->h->group_v, ia, ib)
                                   : cmp_u64_desc(a->period, b->period);
     if (r == 0)
         r = key_cmp(c->h, a, b, 1);
@@ -766,7 +769,8 @@ int hist_group_link(hist *h, hist *const *m, uint32_t n)
             const hist_entry *e = &m[k - 1]->v[r];
             hist_entry *d;
 
-            if (e->merged || e->hidden || e->nr_samples == 0 || hist_find(h, &e->it) != NULL)
+            if (e->merged || e->hidden || (e->nr_samples == 0 && e->acc_period == 0) ||
+                hist_find(h, &e->it) != NULL)
                 continue;       /* (a hidden row's dummy is hidden too) */
             if ((d = hist_add(h, &e->it, 0, 0)) == NULL ||
                 (e->thread_comm != NULL && (d->thread_comm = hist_str(h, e->thread_comm)) == NULL))
@@ -777,19 +781,23 @@ int hist_group_link(hist *h, hist *const *m, uint32_t n)
     }
     free(h->group_v);
     free(h->group_ns);
+    free(h->group_acc);
     h->group_ns = calloc(h->n ? h->n * n : 1, sizeof(*h->group_ns));
+    h->group_acc = calloc(h->n ? h->n * n : 1, sizeof(*h->group_acc));
     if ((h->group_v = calloc(h->n ? h->n * n : 1, sizeof(*h->group_v))) == NULL ||
-        h->group_ns == NULL)
+        h->group_ns == NULL || h->group_acc == NULL)
         return -1;
     h->group_n = n;
     for (i = 0; i < h->n; i++) {
         h->group_v[i * n] = h->v[i].period;
         h->group_ns[i * n] = h->v[i].nr_samples;
+        h->group_acc[i * n] = h->v[i].acc_period;
         for (k = 1; k < n; k++) {
             const hist_entry *e = m[k - 1] != NULL ? hist_find(m[k - 1], &h->v[i].it) : NULL;
 
             h->group_v[i * n + k] = e != NULL ? e->period : 0;
             h->group_ns[i * n + k] = e != NULL ? e->nr_samples : 0;
+            h->group_acc[i * n + k] = e != NULL ? e->acc_period : 0;
         }
     }
     return 0;

@@ -74,6 +74,7 @@ typedef struct hist {
     uint64_t   *group_v;        /* [row * group_n + m]: the row's period in
                                  * member m (0: this event); owned */
     uint64_t   *group_ns;       /* the same of its samples; owned */
+    uint64_t   *group_acc;      /* the same of its inclusive periods; owned */
     uint64_t    config;
     hist_keys   keys;
     unsigned    elide;          /* 1 << HK_*: keys not shown (perf report's

@@ -43,7 +43,7 @@ static const char usage_text[] =
 "      --percent-limit P hide rows under P percent (of the first column)\n"
 "      --group           an event group in one table, a column of each event's\n"
 "                        share (the default for a capture with groups, as perf;\n"
-"                        not with call chains or --json)\n"
+"                        not with --json)\n"
 "      --no-group        a table per event of a group\n"
 "      --no-branch-stack the samples of a capture with branch stacks (perf's\n"
 "                        branch view, -b, is not implemented)\n"
@@ -135,7 +135,9 @@ static void print_header(FILE *fp, const report *r, const hist *h, int children,
 {
     int i, k, g = h->group_v != NULL ? (int)h->group_n : 1;
 
-    if (g > 1)          /* a group's overhead: a column per member */
+    if (g > 1 && children)      /* a group's: a column per member */
+        fprintf(fp, "#%*s  %*s", 8 * g + 1, "Children", 8 * g, "Self");
+    else if (g > 1)
         fprintf(fp, "#%*s", 8 * g + 1, "Overhead");
     else
         fputs(children ? "# Children      Self" : "# Overhead", fp);
@@ -148,8 +150,11 @@ static void print_header(FILE *fp, const report *r, const hist *h, int children,
             fprintf(fp, "  %-*s", w[i], hist_key_header(h->keys.k[i]));
     if (g > 1) {
         fputs("\n# ", fp);
-        for (i = 0; i < 8 * g; i++)
-            fputc('.', fp);
+        for (k = 0; k < (children ? 2 : 1); k++) {
+            fputs(k ? "  " : "", fp);
+            for (i = 0; i < 8 * g; i++)
+                fputc('.', fp);
+        }
     } else {
         fputs(children ? "\n# ........  ........" : "\n# ........", fp);
     }
@@ -465,7 +470,8 @@ static int print_group(FILE *fp, const report *r, hist *h)
     for (k = 1; k < g; k++)
         if (m[k - 1] == NULL)           /* hist_capture() made every member's */
             return 0;
-    if (hist_group_link(h, m, g) < 0 || (order = hist_order(h, 0, r->limit, &n)) == NULL)
+    if (hist_group_link(h, m, g) < 0 ||
+        (order = hist_order(h, r->ho.children, r->limit, &n)) == NULL)
         return -1;
     group_desc(name, sizeof(name), h, m);
     samples_text(nstext, sizeof(nstext), ns);
@@ -474,11 +480,16 @@ static int print_group(FILE *fp, const report *r, hist *h)
         fprintf(fp, " (time slices: %s)", r->time_arg);
     fprintf(fp, "\n# Event count (approx.): %lu\n#\n", (unsigned long)total);
     hist_key_widths(h, w);
-    print_header(fp, r, h, 0, w);
+    print_header(fp, r, h, r->ho.children, w);
     for (i = 0; i < n; i++) {
         const hist_entry *e = &h->v[order[i]];
 
         fputs("  ", fp);
+        for (k = 0; r->ho.children && k < g; k++)
+            fprintf(fp, "%7.2f%%", hist_percent(h->group_acc[order[i] * g + k],
+                                                k ? m[k - 1]->total_period : h->total_period));
+        if (r->ho.children)
+            fputs("  ", fp);
         for (k = 0; k < g; k++)
             fprintf(fp, "%7.2f%%", hist_percent(h->group_v[order[i] * g + k],
                                                 k ? m[k - 1]->total_period : h->total_period));
@@ -492,6 +503,8 @@ static int print_group(FILE *fp, const report *r, hist *h)
             fprintf(fp, "%12lu", (unsigned long)h->group_v[order[i] * g + k]);
         hist_key_print(fp, h, e, w);
         fputc('\n', fp);
+        if (r->ho.graph != NULL && r->set.has_callchain && e->chain != NULL)
+            print_graph(fp, r, h, e);
     }
     fputs("\n\n", fp);
     free(order);
@@ -707,13 +720,12 @@ int cmd_report(int argc, char **argv)
         if (rc == EXIT_OK) {
             /* perf report shows children only when there are call chains */
             r.ho.children = r.ho.children && r.set.has_callchain;
-            r.group_view = r.ho.groups && !r.ho.children &&
-                           !(r.ho.graph != NULL && r.set.has_callchain);
+            r.group_view = r.ho.groups;
             if (!r.in.quiet && !r.no_group && !r.group_view && has_groups(&r.set))
                 fprintf(stderr, "perfsift report: note: perf report shows each event group of "
                         "this capture in one table (--group); here a table per event, as "
-                        "perf report --no-group (the group table is not made with call "
-                        "chains or --json)\n");
+                        "perf report --no-group (the group table is not made with "
+                        "--json)\n");
             rc = cmd_finish_stdout("report", write_all(&r));
         }
     }

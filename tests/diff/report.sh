@@ -194,6 +194,11 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
              "--dsos hog" "-n --show-total-period"; do
         check groups "$T/hog-group.data" "$o" "$o"
     done
+    # with call chains: children and self columns per event (the children
+    # order by the leader's alone), the leader's call graphs
+    for o in "" "--no-children" "--children -g none" "-g folded" "--no-group"; do
+        check groups "$T/hog-group-g.data" "$o" "$o"
+    done
     for cap in $Q/perf.data.branch-4.14 $Q/perf.data.raw_callgraph_branch-3.4 \
                $Q/perf.data.branch_stack_spec $Q/perf.data.branch_stack_hw_index; do
         check branches "$cap" "--no-branch-stack" "--no-branch-stack"
