@@ -170,6 +170,9 @@ static int parse_args(diff *d, int argc, char **argv)
             if (hist_keys_parse(&d->keys, optarg, &bad, &bad_len) < 0)
                 return cmd_usage_error("diff", "unknown sort key '%.*s' (comm, pid, tid, "
                                        "dso, sym, cpu)", (int)bad_len, bad);
+            if (hist_keys_branch(&d->keys))     /* perf diff has no branch view */
+                return cmd_usage_error("diff", "sort keys dso_from, dso_to, symbol_from, "
+                                       "symbol_to and cycles are perf report's branch view's");
             break;
         }
         case OPT_PERCENT_LIMIT:

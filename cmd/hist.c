@@ -87,6 +87,8 @@ static const struct key_name {
 } key_names[] = {
     { "comm", HK_COMM }, { "pid", HK_PID }, { "tid", HK_TID }, { "dso", HK_DSO },
     { "sym", HK_SYM }, { "symbol", HK_SYM }, { "cpu", HK_CPU }, { "trace", HK_TRACE },
+    { "dso_from", HK_DSO_FROM }, { "dso_to", HK_DSO_TO }, { "symbol_from", HK_SYM_FROM },
+    { "symbol_to", HK_SYM_TO }, { "cycles", HK_CYCLES },
 };
 
 int hist_keys_parse(hist_keys *k, const char *s, const char **bad, size_t *bad_len)
@@ -127,6 +129,27 @@ int hist_keys_has(const hist_keys *k, int key)
     return 0;
 }
 
+static int branch_key(int key)
+{
+    return key >= HK_DSO_FROM && key <= HK_CYCLES;
+}
+
+int hist_keys_branch(const hist_keys *k)
+{
+    int i;
+
+    for (i = 0; i < k->n; i++)
+        if (branch_key(k->k[i]))
+            return 1;
+    return 0;
+}
+
+void hist_keys_add_ipc(hist_keys *k)
+{
+    if (!hist_keys_has(k, HK_IPC) && k->n < HK_MAX)
+        k->k[k->n++] = HK_IPC;
+}
+
 /* --- the table ------------------------------------------------------------- */
 
 int hist_init(hist *h, const char *name, const hist_keys *keys, int by_name)
@@ -155,8 +178,10 @@ void hist_free(hist *h)
     free(h->group_ns);
     free(h->group_acc);
     free(h->group_name);
-    for (i = 0; i < h->n; i++)
+    for (i = 0; i < h->n; i++) {
         cc_free(h->v[i].chain);
+        free((void *)h->v[i].it.br);
+    }
     free(h->v);
     free(h->slots);
     memset(h, 0, sizeof(*h));
@@ -167,18 +192,115 @@ static int str_eq(const char *a, const char *b)
     return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
+/* A branch end's symbol key as perf's sort__sym_from_cmp() has it: two
+ * unresolved ends by their recorded addresses, then symbols before none,
+ * then symbols by start and end (perf's _sort__sym_cmp(): two symbols at
+ * the same place are one), each by the sign of the difference. */
+static int end_sym_cmp(const hist_end *a, const hist_end *b)
+{
+    int64_t d;
+
+    if (a->sym == NULL && b->sym == NULL)
+        d = (int64_t)(a->addr - b->addr);
+    else if (a->sym == NULL || b->sym == NULL)
+        return a->sym != NULL ? -1 : 1;
+    else if (a->sym_start != b->sym_start)
+        d = (int64_t)(a->sym_start - b->sym_start);
+    else
+        d = (int64_t)(a->sym_end - b->sym_end);
+    return (d > 0) - (d < 0);
+}
+
+/* perf's _sort__dso_cmp() unswapped, as its branch keys call it: no DSO
+ * first, then names descending */
+static int end_dso_cmp(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return (a != NULL) - (b != NULL);
+    return strcmp(b, a);
+}
+
+/* The order of a branch key (perf's se_cmp: its trees and its output
+ * alike); cycles descending. 0 for another key. */
+static int branch_cmp(int key, const hist_item *a, const hist_item *b)
+{
+    const hist_branch *x = a->br, *y = b->br;
+
+    if (x == NULL || y == NULL)
+        return (x != NULL) - (y != NULL);
+    switch (key) {
+    case HK_DSO_FROM: return end_dso_cmp(x->from.dso, y->from.dso);
+    case HK_DSO_TO: return end_dso_cmp(x->to.dso, y->to.dso);
+    case HK_SYM_FROM: return end_sym_cmp(&x->from, &y->from);
+    case HK_SYM_TO: return end_sym_cmp(&x->to, &y->to);
+    case HK_CYCLES: return (x->cycles < y->cycles) - (x->cycles > y->cycles);
+    }
+    return 0;
+}
+
+static uint64_t hash_end(uint64_t x, const hist_end *e)
+{
+    return e->sym != NULL ? hash_u64(hash_u64(x, e->sym_start), e->sym_end)
+                          : hash_u64(x ^ 1, e->addr);
+}
+
+static uint64_t hash_branch(uint64_t x, int key, const hist_branch *b)
+{
+    if (b == NULL)
+        return hash_u64(x, 0);
+    switch (key) {
+    case HK_DSO_FROM: return hash_str(x, b->from.dso);
+    case HK_DSO_TO: return hash_str(x, b->to.dso);
+    case HK_SYM_FROM: return hash_end(x, &b->from);
+    case HK_SYM_TO: return hash_end(x, &b->to);
+    case HK_CYCLES: return hash_u64(x, b->cycles);
+    }
+    return x;
+}
+
+/* perf's sort__sym_cmp(), the IPC column's: unresolved rows by the sign
+ * of their addresses' difference, then DSOs (none last), then symbols
+ * before none, by start (inlined ones by name the other way) */
+static int ipc_cmp(const hist_item *a, const hist_item *b)
+{
+    int c;
+
+    if (a->sym == NULL && b->sym == NULL) {
+        int64_t d = (int64_t)(a->ip - b->ip);
+
+        return (d > 0) - (d < 0);
+    }
+    if ((c = (a->dso == NULL || b->dso == NULL) ? (a->dso == NULL) - (b->dso == NULL)
+                                                : strcmp(a->dso, b->dso)) != 0)
+        return c;
+    if (a->sym == NULL || b->sym == NULL)
+        return a->sym != NULL ? -1 : 1;
+    if ((a->inlined || b->inlined) && strcmp(a->sym, b->sym) != 0)
+        return strcmp(b->sym, a->sym);
+    return (a->sym_start > b->sym_start) - (a->sym_start < b->sym_start);
+}
+
 /* Whether it and the row's item are the same row under the keys. */
 static int same(const hist *h, const hist_item *a, const hist_item *b)
 {
     int i;
 
     for (i = 0; i < h->keys.n; i++) {
+        if (branch_key(h->keys.k[i])) {
+            if (branch_cmp(h->keys.k[i], a, b) != 0)
+                return 0;
+            continue;
+        }
         switch (h->keys.k[i]) {
         case HK_COMM: if (!str_eq(a->comm, b->comm)) return 0; break;
         case HK_PID: case HK_TID: if (a->tid != b->tid) return 0; break;
         case HK_CPU: if (a->cpu != b->cpu) return 0; break;
         case HK_DSO: if (!str_eq(a->dso, b->dso)) return 0; break;
         case HK_TRACE: if (!str_eq(a->trace, b->trace)) return 0; break;
+        case HK_IPC:
+            if (ipc_cmp(a, b) != 0)
+                return 0;
+            break;
         case HK_SYM:
             if ((a->sym == NULL) != (b->sym == NULL) || a->inlined != b->inlined)
                 return 0;
@@ -204,12 +326,17 @@ static uint64_t hash_item(const hist *h, const hist_item *it)
     int i;
 
     for (i = 0; i < h->keys.n; i++) {
+        if (branch_key(h->keys.k[i])) {
+            x = hash_branch(x, h->keys.k[i], it->br);
+            continue;
+        }
         switch (h->keys.k[i]) {
         case HK_COMM: x = hash_str(x, it->comm); break;
         case HK_PID: case HK_TID: x = hash_u64(x, (uint32_t)it->tid); break;
         case HK_CPU: x = hash_u64(x, (uint32_t)it->cpu); break;
         case HK_DSO: x = hash_str(x, it->dso); break;
         case HK_TRACE: x = hash_str(x, it->trace); break;
+        case HK_IPC: x = it->sym ? hash_str(x, it->sym) : hash_u64(x, it->ip); break;
         case HK_SYM:
             x = it->sym ? hash_str(x, it->sym) : h->by_name ? hash_u64(x, 1) : hash_u64(x, it->ip);
             break;
@@ -258,6 +385,24 @@ hist_entry *hist_find(const hist *h, const hist_item *it)
     return h->slots[j] ? &h->v[h->slots[j] - 1] : NULL;
 }
 
+/* A copy of b owned by a row of h, its strings interned; NULL out of memory. */
+static hist_branch *branch_copy(hist *h, const hist_branch *b)
+{
+    hist_branch *c = malloc(sizeof(*c));
+
+    if (c == NULL)
+        return NULL;
+    *c = *b;
+    if ((b->from.dso && (c->from.dso = hist_str(h, b->from.dso)) == NULL) ||
+        (b->from.sym && (c->from.sym = hist_str(h, b->from.sym)) == NULL) ||
+        (b->to.dso && (c->to.dso = hist_str(h, b->to.dso)) == NULL) ||
+        (b->to.sym && (c->to.sym = hist_str(h, b->to.sym)) == NULL)) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
 /* a new row for it, its strings interned */
 static hist_entry *insert(hist *h, const hist_item *it, size_t j)
 {
@@ -273,7 +418,8 @@ static hist_entry *insert(hist *h, const hist_item *it, size_t j)
     if ((it->comm && (e->it.comm = hist_str(h, it->comm)) == NULL) ||
         (it->dso && (e->it.dso = hist_str(h, it->dso)) == NULL) ||
         (it->sym && (e->it.sym = hist_str(h, it->sym)) == NULL) ||
-        (it->trace && (e->it.trace = hist_str(h, it->trace)) == NULL))
+        (it->trace && (e->it.trace = hist_str(h, it->trace)) == NULL) ||
+        (it->br && (e->it.br = branch_copy(h, it->br)) == NULL))
         return NULL;
     ++h->n;
     if (!h->slots[j])           /* a row hist_append() adds beside an equal one
@@ -405,6 +551,10 @@ static int key_cmp(const hist *h, const hist_entry *a, const hist_entry *b, int 
     for (i = 0; i < h->keys.n && c == 0; i++) {
         if (h->elide >> h->keys.k[i] & 1)
             continue;           /* perf's output order skips elided columns */
+        if (branch_key(h->keys.k[i])) {
+            c = branch_cmp(h->keys.k[i], &a->it, &b->it);
+            continue;
+        }
         switch (h->keys.k[i]) {
         case HK_COMM: c = cmp_str(a->it.comm, b->it.comm); break;
         case HK_PID: case HK_TID: c = (a->it.tid > b->it.tid) - (a->it.tid < b->it.tid); break;
@@ -412,6 +562,7 @@ static int key_cmp(const hist *h, const hist_entry *a, const hist_entry *b, int 
         case HK_DSO: c = cmp_dso(a->it.dso, b->it.dso); break;
         case HK_SYM: c = cmp_sym_out(&a->it, &b->it, alike); break;
         case HK_TRACE: c = cmp_str(a->it.trace, b->it.trace); break;
+        case HK_IPC: c = ipc_cmp(&a->it, &b->it); break;
         }
     }
     return c;
@@ -427,7 +578,10 @@ const char *hist_key_header(int key)
     static const char *const names[HK_MAX] = {
         [HK_COMM] = "Command", [HK_PID] = "    Pid:Command", [HK_TID] = "    Tid",
         [HK_DSO] = "Shared Object", [HK_SYM] = "Symbol", [HK_CPU] = "CPU",
-        [HK_TRACE] = "Trace output",
+        [HK_TRACE] = "Trace output", [HK_DSO_FROM] = "Source Shared Object",
+        [HK_DSO_TO] = "Target Shared Object", [HK_SYM_FROM] = "Source Symbol",
+        [HK_SYM_TO] = "Target Symbol", [HK_CYCLES] = "Basic Block Cycles",
+        [HK_IPC] = "IPC   [IPC Coverage]",
     };
     return names[key];
 }
@@ -449,11 +603,42 @@ void hist_key_widths_init(const hist *h, int *w, int *unresolved)
     *unresolved = 0;
 }
 
+/* perf's widths of a branch end's columns: the symbol's name and "[k] ",
+ * or an unresolved address's 16 digits; the DSO's name only where the
+ * end has a symbol (perf prints longer ones cut to the width) */
+static void end_widths(const hist_end *e, int *wsym, int *wdso)
+{
+    if (e->sym == NULL) {
+        *wsym = max_int(*wsym, 16 + 4 + 2);
+        return;
+    }
+    *wsym = max_int(*wsym, (int)strlen(e->sym) + 4);
+    *wdso = max_int(*wdso, (int)strlen(e->dso ? e->dso : "[unknown]"));
+}
+
+/* the widths of the branch key columns of e (unshown columns too) */
+static void branch_widths(const hist *h, const hist_entry *e, int *w)
+{
+    int wk[HK_MAX], i;
+
+    if (e->it.br == NULL)
+        return;
+    for (i = 0; i < h->keys.n; i++)
+        wk[h->keys.k[i]] = w[i];
+    wk[HK_SYM_FROM] = wk[HK_DSO_FROM] = wk[HK_SYM_TO] = wk[HK_DSO_TO] = 0;
+    end_widths(&e->it.br->from, &wk[HK_SYM_FROM], &wk[HK_DSO_FROM]);
+    end_widths(&e->it.br->to, &wk[HK_SYM_TO], &wk[HK_DSO_TO]);
+    for (i = 0; i < h->keys.n; i++)
+        if (branch_key(h->keys.k[i]) && h->keys.k[i] != HK_CYCLES)
+            w[i] = max_int(w[i], wk[h->keys.k[i]]);
+}
+
 void hist_key_widths_add(const hist *h, const hist_entry *e, int *w, int *unresolved)
 {
     char buf[32];
     int i;
 
+    branch_widths(h, e, w);
     for (i = 0; i < h->keys.n; i++) {
         switch (h->keys.k[i]) {
         case HK_COMM: w[i] = max_int(w[i], comm_len(e)); break;
@@ -506,6 +691,47 @@ void hist_sym_text(char *buf, size_t size, const hist_item *it)
         snprintf(buf, size, "[%c] 0x%016" PRIx64, it->level, it->ip);
 }
 
+/* "[k] name" or "[.] 0x<16 digits>" of a branch end, as hist_sym_text() */
+static void end_text(char *buf, size_t size, const hist_end *e)
+{
+    hist_item it;
+
+    memset(&it, 0, sizeof(it));
+    it.sym = e->sym;
+    it.ip = e->ip;
+    it.level = e->level;
+    it.object = e->object;
+    it.object_at = e->object_at;
+    hist_sym_text(buf, size, &it);
+}
+
+/* A branch key's column of e: the DSO cut to its width, the symbol padded
+ * but as the last column, the cycles ("-" for none) as perf's "%-*hd". */
+static void branch_print(FILE *fp, int key, const hist_entry *e, int w, int last)
+{
+    const hist_branch *b = e->it.br;
+    const hist_end *end = key == HK_DSO_FROM || key == HK_SYM_FROM ? &b->from : &b->to;
+    char buf[4096];
+
+    switch (key) {
+    case HK_DSO_FROM:
+    case HK_DSO_TO:
+        fprintf(fp, "%-*.*s", w, w, end->dso ? end->dso : "[unknown]");
+        break;
+    case HK_SYM_FROM:
+    case HK_SYM_TO:
+        end_text(buf, sizeof(buf), end);
+        fprintf(fp, "%-*s", last ? 0 : w, buf);
+        break;
+    case HK_CYCLES:
+        if (b->cycles == 0)
+            fprintf(fp, "%-*s", w, "-");
+        else
+            fprintf(fp, "%-*hd", w, (short)b->cycles);
+        break;
+    }
+}
+
 void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
 {
     char buf[4096];
@@ -518,6 +744,13 @@ void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
         if (h->elide >> h->keys.k[i] & 1)
             continue;
         fputs("  ", fp);
+        if (branch_key(h->keys.k[i])) {
+            if (e->it.br != NULL)
+                branch_print(fp, h->keys.k[i], e, w[i], last);
+            else
+                fprintf(fp, "%-*.*s", w[i], w[i], "N/A");
+            continue;
+        }
         switch (h->keys.k[i]) {
         case HK_COMM:
             fprintf(fp, "%-*.*s", w[i], w[i], e->it.comm ? e->it.comm : "");
@@ -532,6 +765,12 @@ void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
         case HK_SYM:
             hist_sym_text(buf, sizeof(buf), &e->it);
             fprintf(fp, "%-*s", last ? 0 : w[i], buf);
+            break;
+        case HK_IPC:        /* perf's sym_ipc_null, or sym_ipc of no cycles */
+            if (e->it.br != NULL)   /* the branch view's */
+                fprintf(fp, "%-*s", w[i], e->it.sym != NULL ? "0.00  [  0.0%]" : "-");
+            else
+                fprintf(fp, "%-*s", w[i], "-      -");
             break;
         case HK_TRACE:      /* cut to the width; padded but as the last */
             fprintf(fp, "%-*.*s", last ? 0 : w[i], w[i], e->it.trace ? e->it.trace : "");
@@ -564,6 +803,10 @@ static int entries_item_cmp(const hist *h, const hist_item *a, const hist_item *
     int i, c = 0;
 
     for (i = 0; i < h->keys.n && c == 0; i++) {
+        if (branch_key(h->keys.k[i])) {
+            c = branch_cmp(h->keys.k[i], a, b);
+            continue;
+        }
         switch (h->keys.k[i]) {
         case HK_COMM: c = cmp_str(a->comm, b->comm); break;
         case HK_PID: case HK_TID: c = (a->tid > b->tid) - (a->tid < b->tid); break;
@@ -574,6 +817,7 @@ static int entries_item_cmp(const hist *h, const hist_item *a, const hist_item *
             break;
         case HK_SYM: c = entries_sym_cmp(a, b); break;
         case HK_TRACE: c = cmp_str(a->trace, b->trace); break;
+        case HK_IPC: c = ipc_cmp(a, b); break;
         }
     }
     return c;

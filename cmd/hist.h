@@ -20,7 +20,31 @@
 #include <stdio.h>
 #include "callchain.h"
 
-enum { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_TRACE, HK_MAX };
+enum { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_TRACE,
+       /* perf report's branch view: a row per branch of the samples'
+        * branch stacks (hist_item.br) */
+       HK_DSO_FROM, HK_DSO_TO, HK_SYM_FROM, HK_SYM_TO, HK_CYCLES,
+       /* the column perf adds after keys named "symbol...": "IPC [IPC
+        * Coverage]", sorting by the row's symbol (hist_keys_add_ipc()) */
+       HK_IPC, HK_MAX };
+
+/** One end of a branch, as perf's addr_map_symbol has it. */
+typedef struct hist_end {
+    const char *dso;            /* short name; NULL: no map covers it */
+    const char *sym;            /* NULL: unresolved */
+    uint64_t    sym_start, sym_end;     /* with sym: its identity */
+    uint64_t    addr;           /* as recorded (unresolved ones: identity) */
+    uint64_t    ip;             /* what perf prints: map-relative in a map */
+    uint64_t    object_at;      /* with object: as hist_item's */
+    char        level;          /* '.' user, 'k' kernel, 'H' in no map */
+    char        object;         /* sym is a data object (STT_OBJECT) */
+} hist_end;
+
+/** A branch: its two ends and its basic block cycles (0: not counted). */
+typedef struct hist_branch {
+    hist_end    from, to;
+    uint16_t    cycles;
+} hist_branch;
 
 typedef struct hist_keys {
     unsigned char k[HK_MAX];    /* HK_* in column order */
@@ -43,6 +67,8 @@ typedef struct hist_item {
     uint64_t    object_at;      /* with object: the symbol's address in the
                                  * map (perf's map->unmap_ip of its start) */
     uint64_t    time;           /* not a key: the first sample's time */
+    const hist_branch *br;      /* the branch keys' item (NULL: none); a
+                                 * row owns a copy, its strings interned */
 } hist_item;
 
 typedef struct hist_entry {
@@ -102,10 +128,18 @@ typedef struct hist {
     struct hist_strs *strs;     /* interned strings; owned */
 } hist;
 
-/** "comm,dso,sym" (perf's names; "symbol" and "pid"/"tid" too) into k.
+/** "comm,dso,sym" (perf's names; "symbol" and "pid"/"tid" too, and the
+ * branch keys dso_from, dso_to, symbol_from, symbol_to, cycles) into k.
  * 0, or -1 with the bad key in *bad. */
 int  hist_keys_parse(hist_keys *k, const char *s, const char **bad, size_t *bad_len);
 int  hist_keys_has(const hist_keys *k, int key);
+/** Whether k has a branch key (HK_DSO_FROM..HK_CYCLES). */
+int  hist_keys_branch(const hist_keys *k);
+/** perf report's IPC column after the keys where the --sort text names a
+ * "symbol" key: its sym_ipc_null, or in the branch view its sym_ipc (of
+ * the target's symbol; only when no branch has cycles, when perf's IPC
+ * and coverage of a symbol are 0). */
+void hist_keys_add_ipc(hist_keys *k);
 
 /** An empty table. 0 or -1 (out of memory). */
 int  hist_init(hist *h, const char *name, const hist_keys *keys, int by_name);

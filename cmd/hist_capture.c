@@ -1134,6 +1134,80 @@ static int defer_kernel(run *r, walk *w, hist *h, const ps_event *ev, uint64_t p
     return 1;
 }
 
+/* One end of a branch as perf's thread__find_cpumode_addr_location()
+ * finds it: in the thread's maps, else the kernel's; in neither, at
+ * perf's hypervisor level (its guest modes, which have no machine). */
+static void branch_end(walk *w, const ps_sample *smp, uint64_t addr, hist_end *end,
+                       char *buf, size_t size)
+{
+    ps_resolver *res = walk_resolver(w);
+    hist_item it;
+    ps_frame fr;
+
+    ps_resolver__addr(res, smp->pid, smp->tid, smp->time, PERF_RECORD_MISC_USER, addr, &fr);
+    end->level = '.';
+    if (fr.map == NULL) {
+        ps_resolver__addr(res, smp->pid, smp->tid, smp->time, PERF_RECORD_MISC_KERNEL, addr,
+                          &fr);
+        end->level = fr.map != NULL ? 'k' : 'H';
+    }
+    memset(&it, 0, sizeof(it));
+    frame_item(&it, &fr, buf, size);
+    end->dso = it.dso;
+    end->sym = fr.r.sym != NULL ? fr.r.sym->name : NULL;
+    end->sym_start = fr.r.sym != NULL ? fr.r.sym->start : 0;
+    end->sym_end = fr.r.sym != NULL ? fr.r.sym->end : 0;
+    end->addr = addr;
+    end->ip = it.ip;
+    end->object = it.object;
+    end->object_at = it.object_at;
+}
+
+/* perf report's branch view: each branch of the sample's stack a row of
+ * its own, of period 1 (perf counts branches, not samples: each is one in
+ * the header's sample count too); a sample without a branch stack adds
+ * nothing. The dso and sym keys take the target, at the sample's level,
+ * unresolved at its address as recorded (perf's iter_next_branch_entry()).
+ * 0, or -1 out of memory. */
+static int add_branches(walk *w, hist *h, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+    char comm[64], dfrom[64], dto[64];
+    hist_branch br;
+    hist_item it;
+    uint64_t i;
+
+    if (smp->branches == NULL)
+        return 0;
+    memset(&it, 0, sizeof(it));
+    it.pid = (int32_t)smp->pid;
+    it.tid = (int32_t)smp->tid;
+    it.cpu = (int32_t)smp->cpu;
+    it.time = smp->time;
+    it.level = level_of_cpumode(ev->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+    it.comm = ps_resolver__comm(walk_resolver(w), smp->pid, smp->tid, smp->time, comm,
+                                sizeof(comm));
+    it.br = &br;
+    for (i = 0; i < smp->nr_branches; i++) {
+        memset(&br, 0, sizeof(br));
+        branch_end(w, smp, smp->branches[i].from, &br.from, dfrom, sizeof(dfrom));
+        branch_end(w, smp, smp->branches[i].to, &br.to, dto, sizeof(dto));
+        br.cycles = (uint16_t)(smp->branches[i].flags >> 4);
+        it.dso = br.to.dso;
+        it.sym = br.to.sym;
+        it.sym_start = br.to.sym_start;
+        it.ip = br.to.sym != NULL ? br.to.ip : br.to.addr;
+        it.object = br.to.object;
+        it.object_at = br.to.object_at;
+        hist_sample_begin(h);
+        h->total_period++;
+        h->nr_samples++;
+        if (hist_add(h, &it, 1, 1) == NULL)
+            return -1;
+    }
+    return 0;
+}
+
 static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
                      uint64_t period)
 {
@@ -1148,6 +1222,12 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
         return skip < 0 ? -1 : 0;
     if ((h = event_hist(r, w, e)) == NULL)
         goto oom;
+    if (r->o->branches) {
+        h->hide_new = r->o->hide != NULL && filter_skip(r->o->hide, res, ev, e) > 0;
+        if (add_branches(w, h, ev) < 0)
+            goto oom;
+        return 0;
+    }
     hist_sample_begin(h);
     h->total_period += period;
     h->nr_samples++;

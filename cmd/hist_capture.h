@@ -34,6 +34,9 @@ typedef struct hist_capture_opts {
     int                  inlines;       /* chains may have inlined entries (DWARF
                                          * captures): rows from perf's tree
                                          * (diff_shape.h) with children */
+    int                  branches;      /* perf report's branch view: a row per
+                                         * branch of the samples' branch stacks,
+                                         * by the branch keys (hist.h) */
     const cc_params     *graph;         /* each row's call graph (hist_entry.chain),
                                          * chains in this order: NULL none */
 } hist_capture_opts;

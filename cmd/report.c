@@ -16,6 +16,7 @@
 #include "callchain.h"
 #include "hist_capture.h"
 #include "info_json.h"
+#include <inttypes.h>
 
 static const char usage_text[] =
 "usage: perfsift report [options] [FILE]\n"
@@ -45,8 +46,13 @@ static const char usage_text[] =
 "                        share (the default for a capture with groups, as perf;\n"
 "                        not with --json)\n"
 "      --no-group        a table per event of a group\n"
-"      --no-branch-stack the samples of a capture with branch stacks (perf's\n"
-"                        branch view, -b, is not implemented)\n"
+"  -b, --branch-stack    perf's branch view (the default for a capture with\n"
+"                        branch stacks, as in perf report): a row per branch\n"
+"                        of the samples' stacks, of weight 1, sorted by\n"
+"                        comm,dso_from,symbol_from,symbol_to,cycles; sort\n"
+"                        keys dso_from, dso_to, symbol_from, symbol_to and\n"
+"                        cycles besides the others (dso and sym: the target)\n"
+"      --no-branch-stack the samples of such a capture instead\n"
 "  -n, --show-nr-samples a column of each row's own sample count\n"
 "      --show-total-period a column of each row's own period\n"
 "      --percentage MODE absolute (the default: shares of every sample) or\n"
@@ -107,7 +113,8 @@ typedef struct report {
     int               sorted;       /* --sort given */
     const char       *sort_arg;
     int               children_set; /* --children or --no-children given */
-    int               no_group, no_branch;  /* --no-group, --no-branch-stack */
+    int               no_group;     /* --no-group */
+    int               branch_opt;   /* -b 1, --no-branch-stack 0, neither -1 */
     int               group_view;   /* perf's group tables (print_group()) */
     cc_params         cg;           /* -g */
     int               show_nr, show_period;  /* -n, --show-total-period */
@@ -223,6 +230,35 @@ static void print_event(FILE *fp, const report *r, const hist *h, const size_t *
 
 /* --- JSON ------------------------------------------------------------------ */
 
+/* An address as the other JSON outputs write them: "0x..." (a u64 does
+ * not fit JSON's integers as jansson writes them) */
+static json_t *hex_json(uint64_t v)
+{
+    char buf[24];
+
+    snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+    return json_string(buf);
+}
+
+/* A branch end's members: dso_, symbol_, level_ and ip_ (unresolved) + side */
+static void end_json(json_t *o, int key, const hist_end *end, const char *side)
+{
+    char name[32], lv[2] = { end->level, '\0' };
+
+    snprintf(name, sizeof(name), "%s_%s", key == HK_DSO_FROM || key == HK_DSO_TO ? "dso"
+                                                                               : "symbol", side);
+    if (key == HK_DSO_FROM || key == HK_DSO_TO) {
+        json_object_set_new(o, name, info_json_text(end->dso));
+        return;
+    }
+    json_object_set_new(o, name, info_json_text(end->sym));
+    snprintf(name, sizeof(name), "level_%s", side);
+    json_object_set_new(o, name, json_string(lv));
+    snprintf(name, sizeof(name), "ip_%s", side);
+    if (end->sym == NULL)
+        json_object_set_new(o, name, hex_json(end->ip));
+}
+
 static json_t *row_json(const report *r, const hist *h, const hist_entry *e)
 {
     json_t *o = json_object();
@@ -249,6 +285,20 @@ static json_t *row_json(const report *r, const hist *h, const hist_entry *e)
         case HK_CPU: json_object_set_new(o, "cpu", json_integer(e->it.cpu)); break;
         case HK_DSO: json_object_set_new(o, "dso", info_json_text(e->it.dso)); break;
         case HK_TRACE: json_object_set_new(o, "trace", info_json_text(e->it.trace)); break;
+        case HK_DSO_FROM:
+        case HK_SYM_FROM:
+            if (e->it.br != NULL)
+                end_json(o, h->keys.k[i], &e->it.br->from, "from");
+            break;
+        case HK_DSO_TO:
+        case HK_SYM_TO:
+            if (e->it.br != NULL)
+                end_json(o, h->keys.k[i], &e->it.br->to, "to");
+            break;
+        case HK_CYCLES:
+            if (e->it.br != NULL)
+                json_object_set_new(o, "cycles", json_integer(e->it.br->cycles));
+            break;
         case HK_SYM:
             json_object_set_new(o, "symbol", info_json_text(e->it.sym));
             snprintf(buf, sizeof(buf), "%c", e->it.level);
@@ -256,7 +306,7 @@ static json_t *row_json(const report *r, const hist *h, const hist_entry *e)
             if (e->it.inlined)
                 json_object_set_new(o, "inlined", json_true());
             if (e->it.sym == NULL)
-                json_object_set_new(o, "ip", json_integer((json_int_t)e->it.ip));
+                json_object_set_new(o, "ip", hex_json(e->it.ip));
             break;
         }
     }
@@ -267,7 +317,9 @@ static const char *key_name(int key)
 {
     static const char *const names[HK_MAX] = {
         [HK_COMM] = "comm", [HK_PID] = "pid", [HK_TID] = "tid", [HK_DSO] = "dso",
-        [HK_SYM] = "sym", [HK_CPU] = "cpu", [HK_TRACE] = "trace",
+        [HK_SYM] = "sym", [HK_CPU] = "cpu", [HK_TRACE] = "trace", [HK_DSO_FROM] = "dso_from",
+        [HK_DSO_TO] = "dso_to", [HK_SYM_FROM] = "symbol_from", [HK_SYM_TO] = "symbol_to",
+        [HK_CYCLES] = "cycles",
     };
     return names[key];
 }
@@ -339,7 +391,9 @@ static int parse_args(report *r, int argc, char **argv)
         case 's':
             if (hist_keys_parse(&r->ho.keys, optarg, &bad, &bad_len) < 0)
                 return cmd_usage_error("report", "unknown sort key '%.*s' (comm, pid, tid, "
-                                       "dso, sym, cpu, trace)", (int)bad_len, bad);
+                                       "dso, sym, cpu, trace; with branch stacks dso_from, "
+                                       "dso_to, symbol_from, symbol_to, cycles)",
+                                       (int)bad_len, bad);
             r->sorted = 1;
             r->sort_arg = optarg;
             break;
@@ -352,11 +406,9 @@ static int parse_args(report *r, int argc, char **argv)
             break;
         case 'G': r->cg.caller = r->cg.order_set = 1; break;
         case OPT_NO_GROUP: r->no_group = 1; break;
-        case OPT_NO_BRANCH_STACK: r->no_branch = 1; break;
+        case OPT_NO_BRANCH_STACK: r->branch_opt = 0; break;
         case OPT_GROUP: r->no_group = 0; break;
-        case 'b':
-            return cmd_usage_error("report", "--branch-stack (the branch view) is not "
-                                   "implemented: the samples, as perf report --no-branch-stack");
+        case 'b': r->branch_opt = 1; break;
         case OPT_PERCENT_LIMIT:
             r->limit = strtod(optarg, &end);
             if (*optarg == '\0' || *end || r->limit < 0)
@@ -561,8 +613,10 @@ static int write_all(report *r)
         json_t *keys = json_array();
 
         for (int k = 0; k < r->ho.keys.n; k++)
-            json_array_append_new(keys, json_string(key_name(r->ho.keys.k[k])));
+            if (r->ho.keys.k[k] != HK_IPC)      /* a column, not a key asked for */
+                json_array_append_new(keys, json_string(key_name(r->ho.keys.k[k])));
         json_object_set_new(doc, "sort", keys);
+        json_object_set_new(doc, "branch_view", json_boolean(r->ho.branches));
         json_object_set_new(doc, "children", json_boolean(r->ho.children));
         json_object_set_new(doc, "events", events);
         if (rc == EXIT_OK && (json_dumpf(doc, stdout, JSON_INDENT(2)) < 0 || putchar('\n') == EOF))
@@ -613,8 +667,10 @@ static void probe_input(const input_opts *in, probe *pr)
         pr->all_tp &= e->attr.type == PERF_TYPE_TRACEPOINT;
         pr->chains |= (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
         pr->user_stacks |= (e->attr.sample_type & PERF_SAMPLE_STACK_USER) != 0;
-        pr->branches |= (e->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) != 0;
     }
+    /* perf's has_br_stack: the header's feature, not with user stacks */
+    pr->branches = ps_features_has(ps_session_features(s), PS_HEADER_BRANCH_STACK) &&
+                   !pr->user_stacks;
     pr->groups = ps_features_has(ps_session_features(s), PS_HEADER_GROUP_DESC) &&
                  ps_session_features(s)->group_desc.nr > 0;
     ps_session_close(s);
@@ -656,6 +712,36 @@ static void shown_totals(hist *h)
     h->nr_samples = samples;
 }
 
+/* perf's sort mode: the branch view where the capture has branch stacks
+ * (or -b), with its keys, no children and no call graphs; its branch keys
+ * nowhere else. 0, or an exit code. */
+static int branch_mode(report *r, const probe *pr)
+{
+    const char *bad;
+    size_t bad_len;
+
+    r->ho.branches = r->branch_opt == 1 || (r->branch_opt == -1 && pr->branches);
+    if (r->ho.branches && !pr->branches && !pr->pipe) {
+        fprintf(stderr, "perfsift report: Selected -b but no branch data. Did you call perf "
+                "record without -b?\n");
+        return EXIT_BADINPUT;
+    }
+    if (!r->ho.branches) {
+        if (hist_keys_branch(&r->ho.keys))
+            return cmd_usage_error("report", "sort keys dso_from, dso_to, symbol_from, "
+                                   "symbol_to and cycles are the branch view's (-b)");
+        return 0;
+    }
+    if (!r->sorted)
+        hist_keys_parse(&r->ho.keys, "comm,dso_from,symbol_from,symbol_to,cycles", &bad,
+                        &bad_len);
+    r->ho.children = 0;
+    r->children_set = 1;
+    r->cg.mode = CC_NONE;
+    r->no_group = 1;
+    return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
     report r;
@@ -664,16 +750,18 @@ int cmd_report(int argc, char **argv)
     int rc;
 
     memset(&r, 0, sizeof(r));
+    r.branch_opt = -1;
     cc_params_default(&r.cg);
     hist_keys_parse(&r.ho.keys, "comm,dso,sym", &bad, &bad_len);
     if ((rc = parse_args(&r, argc, argv)) == 0) {
         probe pr;
 
         probe_input(&r.in, &pr);
-        if (!r.in.quiet && pr.branches && !r.no_branch)
-            fprintf(stderr, "perfsift report: note: perf report shows this capture's branch "
-                    "stacks (--branch-stack); here the samples, as perf report "
-                    "--no-branch-stack\n");
+        if ((rc = branch_mode(&r, &pr)) != 0)
+            goto out;
+        /* perf report adds its IPC column where --sort names "symbol..." */
+        if (r.sort_arg != NULL && strstr(r.sort_arg, "symbol") != NULL)
+            hist_keys_add_ipc(&r.ho.keys);
         /* perf's defaults: children (when there are call chains, below;
          * never on a pipe, whose events it does not know yet), their
          * graphs callers first (on a pipe too) */
@@ -684,7 +772,7 @@ int cmd_report(int argc, char **argv)
         r.cg.skip_first = r.sort_arg != NULL && strncmp(r.sort_arg, "sym", 3) == 0;
         r.ho.graph = !r.json && r.cg.mode != CC_NONE && pr.chains != 0 ? &r.cg : NULL;
         r.ho.inlines = pr.user_stacks;  /* DWARF: chains with inlined entries */
-        if (!r.sorted && pr.all_tp)
+        if (!r.sorted && !r.ho.branches && pr.all_tp)
             hist_keys_parse(&r.ho.keys, "trace", &bad, &bad_len);
         /* perf report drops samples by cpu and time, and hides the
          * others of the thread, dso and symbol filters (they stay in
@@ -729,6 +817,7 @@ int cmd_report(int argc, char **argv)
             rc = cmd_finish_stdout("report", write_all(&r));
         }
     }
+out:
     hist_set_free(&r.set);
     filter_free(&r.filter);
     return rc < 0 ? EXIT_OK : rc;

@@ -249,6 +249,7 @@ fi
 
 d --folded "$cap" >/dev/null 2>&1; [ $? -eq 2 ] && pass "diff: one input is a usage error" || fail "diff: one input"
 d -c bogus "$cap" "$cap" >/dev/null 2>&1; [ $? -eq 2 ] && pass "diff: a bad -c is a usage error" || fail "diff: -c bogus"
+d --sort dso,symbol_to "$cap" "$cap" >/dev/null 2>&1; [ $? -eq 2 ] && pass "diff: a branch view sort key is a usage error" || fail "diff: --sort symbol_to"
 d --folded /nonexistent "$cap" >/dev/null 2>"$TMPD/err"; [ $? -eq 1 ] && grep -q nonexistent "$TMPD/err" &&
     pass "diff: a missing input is named, exit 1" || fail "diff: missing input"
 finish

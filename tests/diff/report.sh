@@ -182,9 +182,7 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     check graph "$Q/perf.data.callgraph-3.8" "" ""
     check graph "$Q/perf.data.forkexit-3.8" "--no-children" "--no-children"
     # event groups: perf's group table (a column per event, rows only other
-    # events have, ordered by each event's share in turn), and --no-group;
-    # branch stacks: perf's --no-branch-stack view (its branch view is not
-    # implemented; perfsift says so on stderr)
+    # events have, ordered by each event's share in turn), and --no-group
     for cap in $C/sample-read-group.data $Q/perf.data.lost_samples-4.4 $T/hog-group.data \
                $Q/perf.data.group_desc-4.14 $Q/perf.data.piped.header_feautres_group_desc-6.8; do
         check groups "$cap" "" ""
@@ -199,17 +197,48 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     for o in "" "--no-children" "--children -g none" "-g folded" "--no-group"; do
         check groups "$T/hog-group-g.data" "$o" "$o"
     done
+    # branch stacks: perf's default there is its branch view, a row per
+    # branch (source and target), sorted comm,dso_from,symbol_from,
+    # symbol_to,cycles; its other sort keys, and the samples with
+    # --no-branch-stack. perf appends an IPC column to sorts naming
+    # "symbol" (perf 6.1 crashes doing so on branch-4.14, whose branches
+    # have cycles: left out)
     for cap in $Q/perf.data.branch-4.14 $Q/perf.data.raw_callgraph_branch-3.4 \
-               $Q/perf.data.branch_stack_spec $Q/perf.data.branch_stack_hw_index; do
-        check branches "$cap" "--no-branch-stack" "--no-branch-stack"
+               $Q/perf.data.branch_stack_spec $Q/perf.data.branch_stack_hw_index \
+               $Q/perf.data.callgraph_and_branch-3.4; do
+        # (callgraph_and_branch-3.4's children differ at a garbage chain
+        # address perf sums at two levels: not solved, without children)
+        case $cap in
+        *callgraph_and_branch*) check branches "$cap" "--no-branch-stack --no-children" \
+                                    "--no-branch-stack --no-children" ;;
+        *) check branches "$cap" "--no-branch-stack" "--no-branch-stack" ;;
+        esac
+        check branches "$cap" "" ""
+        check branches "$cap" "-n --sort dso_from,dso_to,cycles" "-n --sort dso_from,dso_to,cycles"
+        check branches "$cap" "--sort pid,dso_to --percent-limit 1" "--sort pid,dso_to --percent-limit 1"
+        check branches "$cap" "--comms perf --show-total-period" "--comms perf --show-total-period"
+        [ "$cap" = "$Q/perf.data.branch-4.14" ] && continue
+        for o in "--sort symbol_from,symbol_to" "--sort comm,symbol_to,dso_from" \
+                 "--sort dso,symbol" "--sort cpu,symbol_to"; do
+            check branches "$cap" "$o" "$o"
+        done
     done
+    for o in "--sort symbol" "--sort comm,dso,symbol --no-children" "--sort dso,symbol -g none"; do
+        check ipc "$C/cpuhog-fp.data" "$o" "$o"
+    done
+    check ipc "$C/mthread-fp.data" "--sort symbol,comm -g none" "--sort symbol,comm -g none"
     "$PERFSIFT" report --json "$T/hog-group.data" 2>"$TMPD/err" >/dev/null
     grep -q "note: perf report shows each event group" "$TMPD/err" &&
         pass "report: without the group table (--json), a capture with groups says perf's differs" ||
         fail "report: no note on event groups: $(head -2 "$TMPD/err")"
     "$PERFSIFT" report -b "$C/sample-read-group.data" >/dev/null 2>"$TMPD/err"
-    [ $? -eq 2 ] && grep -q "not implemented" "$TMPD/err" &&
-        pass "report: -b is refused, saying why" || fail "report: -b: $(head -2 "$TMPD/err")"
+    [ $? -eq 1 ] && grep -q "Selected -b but no branch data" "$TMPD/err" &&
+        pass "report: -b on a capture without branch stacks says so, as perf" ||
+        fail "report: -b without branch stacks: $(head -2 "$TMPD/err")"
+    "$PERFSIFT" report --sort symbol_from "$C/sample-read-group.data" >/dev/null 2>"$TMPD/err"
+    [ $? -eq 2 ] && grep -q "branch view" "$TMPD/err" &&
+        pass "report: a branch sort key without the branch view is a usage error" ||
+        fail "report: --sort symbol_from without branches: $(head -2 "$TMPD/err")"
 fi
 "$PERFSIFT" report -g bogus "$C/cpuhog-fp.data" >/dev/null 2>"$TMPD/err"
 [ $? -eq 2 ] && grep -q "bogus" "$TMPD/err" && pass "report: a bad -g argument is a usage error" ||
@@ -217,8 +246,11 @@ fi
 
 # --json: the schema, and the same rows as the text
 if python3 -c 'import jsonschema' 2>/dev/null; then
-    for spec in "--children -s comm,pid,tid,dso,sym,cpu|utf8" "|utf8" "|tp-only"; do
+    for spec in "--children -s comm,pid,tid,dso,sym,cpu|utf8" "|utf8" "|tp-only" \
+                "|$SHARED/external/quipper/perf.data.callgraph_and_branch-3.4" \
+                "-s comm,dso_to,symbol_to,dso,sym|$SHARED/external/quipper/perf.data.branch_stack_spec"; do
         args=${spec%|*} cap=$T/${spec#*|}.data
+        case $spec in *"|/"*) cap=${spec#*|} ;; esac
         # shellcheck disable=SC2086
         "$PERFSIFT" report -q --json $args "$cap" > "$TMPD/r.json"
         # shellcheck disable=SC2086
@@ -240,6 +272,12 @@ for line, r in zip(rows, js):
         assert r["symbol"] in line, (line, r)
     if r.get("trace"):
         assert line.rstrip().endswith(r["trace"][:40].rstrip()) or r["trace"][:40] in line, (line, r)
+    for k in ("ip", "ip_from", "ip_to", "symbol_from", "symbol_to", "dso_from", "dso_to"):
+        if isinstance(r.get(k), str) and "\\x" not in r[k]:
+            # a DSO is cut to its column's width (perf's %-*.*s), 20 at least
+            want = r[k][2:] if k.startswith("ip") else r[k][:20] if k.startswith("dso") else r[k]
+            assert want in line, (k, line, r)
+    assert doc["branch_view"] == ("dso_from" in doc["sort"] or "dso_to" in doc["sort"]), doc["sort"]
 PY
         then pass "report --json $args $(basename "$cap"): schema, rows and percentages of the table"
         else fail "report --json $args $(basename "$cap")"
