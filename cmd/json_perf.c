@@ -24,11 +24,15 @@
 #include <string.h>
 #include <time.h>
 #include "json.h"
+#include "../libparse/u64map.h"
 
 typedef struct perf_json {
     uint64_t    combined;       /* OR of every event's sample_type */
     int         nr_samples;
     linebuf     lb;             /* text not yet written */
+    ps_u64map   sample_pid;     /* tid -> pid of threads only samples made
+                                 * (perf's machine__findnew_thread): the
+                                 * first sample's pid sticks */
 } perf_json;
 
 /* perf's delimiter: an optional comma, a newline, depth tabs */
@@ -188,12 +192,23 @@ static void cached_entry(json_run *r, ps_resolver *res, const ps_sample *smp,
 /* perf's pid of a sample: its thread's (perf finds threads by tid, and
  * one it knows keeps the pid it was made with), the sample's for a thread
  * not known yet */
-static uint32_t thread_pid(const ps_resolver *res, const ps_sample *smp)
+static uint32_t thread_pid(perf_json *p, const ps_resolver *res, const ps_sample *smp)
 {
     const ps_thread *th = ps_machine__thread(ps_resolver__machine(res), smp->pid, smp->tid,
                                              smp->time);
+    uint64_t *known;
 
-    return th != NULL && th->pid != UINT32_MAX ? th->pid : smp->pid;
+    if (th != NULL && th->pid != UINT32_MAX)
+        return th->pid;
+    /* a thread no record made (or made without a pid): perf makes it for
+     * the first sample of its tid, with that sample's pid, and later
+     * samples find it by tid and keep that pid (a tid of -1 shared by
+     * exiting tasks of several processes) */
+    if ((known = ps_u64map__get(&p->sample_pid, smp->tid)) != NULL)
+        return (uint32_t)*known;
+    if (smp->pid != UINT32_MAX)
+        (void)ps_u64map__put(&p->sample_pid, smp->tid, smp->pid);
+    return smp->pid;
 }
 
 /* the raw chain, each entry as perf's thread__find_symbol() finds it */
@@ -246,7 +261,7 @@ static int sample(json_run *r, walk *w, const ps_event *ev, const ps_evsel *e, u
     } else {
         lb_u64(b, smp->time, 0);
     }
-    key_int(b, 1, 3, "pid", (int)thread_pid(res, smp));
+    key_int(b, 1, 3, "pid", (int)thread_pid(p, res, smp));
     key_int(b, 1, 3, "tid", (int)smp->tid);
     if (p->combined & PERF_SAMPLE_CPU)
         key_int(b, 1, 3, "cpu", (int)smp->cpu);
@@ -289,6 +304,7 @@ static void perf_free(json_run *r)
 
     if (p != NULL) {
         lb_free(&p->lb);
+        ps_u64map__free(&p->sample_pid);
     }
     free(p);
     r->state = NULL;

@@ -60,6 +60,9 @@ if [ "${SCRIPT_SETS:-}" = sanitize ]; then
     grep -E '/(utf8|pipe-z|dwarf-inline|cpuhog-fp|sample-read-group|syscalls-tp)\.data$' \
         "$T/list" > "$T/list2" && mv "$T/list2" "$T/list"
 fi
+# samples of tid -1 of two processes (perf's thread of tid -1 keeps the
+# first one's pid): made here, tests/tools/tidless.py
+python3 "$ROOT/tests/tools/tidless.py" "$T/tidless.data" && echo "$T/tidless.data" >> "$T/list"
 FIELDS=comm,pid,tid,time,cpu,event,period,ip,sym,dso,trace
 
 # --- run perfsift (every form), perf data convert and perfsift script -----------
