@@ -459,6 +459,11 @@ static int graph_add_ents(run *r, hist *h, uint32_t row, const cc_ent *ents,
 {
     cc_node *end;
 
+    if (i >= n) {               /* an empty chain (or rest): nothing to add,
+                                 * and no suffix of it was numbered */
+        *leaf = NULL;
+        return 0;
+    }
     if ((end = cc_memo_get(r->memo, h, row, sfx[i])) != NULL) {
         cc_replay(end, period);
     } else if (cc_append(&h->v[row].chain, ents + i, n - i, period, &end) < 0 ||

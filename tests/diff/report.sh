@@ -172,6 +172,12 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     check graph "$T/dwarf/fork.data" "--children -g none" "--children -g none"
     check graph "$T/dwarf/fork.data" "--no-children" "--no-children"
     check graph "$T/dwarf-shlib.data" "--sort dso,sym -g none" "--sort dso,sym -g none"
+    # samples whose call chain resolves to no entry (hotspot's captures):
+    # the call graph view adds nothing for them (it crashed once)
+    for cap in "$SHARED/external/hotspot/perf.data.true.v2" \
+               "$SHARED/external/hotspot/cpp-recursion.perf.data"; do
+        check graph "$cap" "" ""
+    done
     # a tracepoint table of one sample: perf cuts the trace text to the
     # header's width (it never made the text to size the column by)
     check table "$T/one-tp.data" "" ""
