@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 #include "callchain.h"
 #include "rbshape.h"
 #include "../libparse/util.h"
@@ -697,6 +698,11 @@ static void path(const printer *pr, const cc_node *nd, int folded, int *first)
         return;
     path(pr, nd->parent, folded, first);
     for (j = 0; j < nd->nval; j++) {
+        /* perf's flat and folded printers leave out entries at or above
+         * PERF_CONTEXT_MAX (an unwinder's 0xffffffffffffffff end mark);
+         * its graph printer shows them */
+        if (nd->val[j].ip >= PERF_CONTEXT_MAX)
+            continue;
         if (folded) {
             if (!*first)
                 fputc(';', pr->fp);

@@ -96,6 +96,9 @@ typedef struct hist {
     uint32_t    type, idx;      /* the event's attr type, its index */
     uint32_t    nr_members;     /* of the group it leads (1: none) */
     char       *group_name;     /* a named group's name (NULL: anonymous); owned */
+    int         forced_leader;  /* leads the group --group/--no-group made of
+                                 * a capture without groups (perf's
+                                 * evlist__force_leader()) */
     uint32_t    group_n;        /* hist_group_link(): members in group_v */
     uint64_t   *group_v;        /* [row * group_n + m]: the row's period in
                                  * member m (0: this event); owned */

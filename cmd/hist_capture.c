@@ -190,15 +190,42 @@ static void chain_item(hist_item *it, const ps_frame *fr, char sample_level, cha
                 ? (fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.') : sample_level;
 }
 
+/* Whether the capture has no event group of more than one event. */
+static int no_groups(walk *w)
+{
+    const ps_features *f = ps_session_features(walk_session(w));
+    uint32_t i;
+
+    for (i = 0; f != NULL && ps_features_has(f, PS_HEADER_GROUP_DESC) &&
+                i < f->group_desc.nr; i++)
+        if (f->group_desc.groups[i].nr_members > 1)
+            return 0;
+    return 1;
+}
+
+/* Whether perf's --group/--no-group makes the events of this capture one
+ * group: it has more than one and no groups of its own. */
+static int forced_group(walk *w, int force)
+{
+    return force && ps_session_nr_evsels(walk_session(w)) > 1 && no_groups(w);
+}
+
 /* The group e leads (HEADER_GROUP_DESC): its members into h, and the
  * name of a named one (perf writes "{anon_group}" for the others). 0, or
  * -1 out of memory. */
-static int group_of(walk *w, const ps_evsel *e, hist *h)
+static int group_of(walk *w, const ps_evsel *e, hist *h, int force)
 {
     const ps_features *f = ps_session_features(walk_session(w));
     uint32_t i;
 
     h->nr_members = 1;
+    if (forced_group(w, force)) {
+        if (e->idx == 0) {
+            h->nr_members = (uint32_t)ps_session_nr_evsels(walk_session(w));
+            h->forced_leader = 1;
+        }
+        return 0;
+    }
     for (i = 0; f != NULL && ps_features_has(f, PS_HEADER_GROUP_DESC) &&
                 i < f->group_desc.nr; i++) {
         const ps_feat_group *g = &f->group_desc.groups[i];
@@ -214,11 +241,13 @@ static int group_of(walk *w, const ps_evsel *e, hist *h)
 }
 
 /* Whether event idx is in an event group of more than one. */
-static int in_group(walk *w, size_t idx)
+static int in_group(walk *w, size_t idx, int force)
 {
     const ps_features *f = ps_session_features(walk_session(w));
     uint32_t i;
 
+    if (forced_group(w, force))
+        return 1;
     for (i = 0; f != NULL && ps_features_has(f, PS_HEADER_GROUP_DESC) &&
                 i < f->group_desc.nr; i++)
         if (f->group_desc.groups[i].nr_members > 1 && idx >= f->group_desc.groups[i].leader_idx &&
@@ -256,7 +285,7 @@ static hist *event_hist(run *r, walk *w, const ps_evsel *e)
     }
     h->type = e->attr.type;
     h->idx = e->idx;
-    if (group_of(w, e, h) < 0) {
+    if (group_of(w, e, h, r->o->force_leader) < 0) {
         hist_free(h);
         return NULL;
     }
@@ -1354,7 +1383,7 @@ static int at_end(void *ctx, walk *w)
      * not; perf report's group table, one for every member */
     for (i = 0; (r->o->all_events || r->o->groups) && i < ps_session_nr_evsels(walk_session(w));
          i++)
-        if ((r->o->all_events || in_group(w, i)) &&
+        if ((r->o->all_events || in_group(w, i, r->o->force_leader)) &&
             event_hist(r, w, ps_session_evsel(walk_session(w), i)) == NULL) {
             fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
             return -1;

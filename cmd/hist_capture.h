@@ -24,6 +24,9 @@ typedef struct hist_capture_opts {
                                          * without samples (perf diff) */
     int                  groups;        /* a hist for every event of an event
                                          * group (HEADER_GROUP_DESC) */
+    int                  force_leader;  /* --group or --no-group given: a capture
+                                         * without groups is one group of all its
+                                         * events, led by the first (perf) */
     const sample_filter *filter;        /* samples left out: NULL none */
     const sample_filter *hide;          /* samples whose new rows are hidden
                                          * (perf report's --comms, --pid,

@@ -117,6 +117,7 @@ typedef struct report {
     int               branch_opt;   /* -b 1, --no-branch-stack 0, neither -1 */
     int               group_view;   /* perf's group tables (print_group()) */
     cc_params         cg;           /* -g */
+    int               graph_asked;  /* the last -g named a graph (not none) */
     int               show_nr, show_period;  /* -n, --show-total-period */
     int               relative;     /* --percentage relative */
     hist_keys         elided;       /* sort keys a one-value filter names,
@@ -426,11 +427,12 @@ static int parse_args(report *r, int argc, char **argv)
         case OPT_CALL_GRAPH:
             if (call_graph_arg(r, argc, argv) < 0)
                 return EXIT_USAGE;
+            r->graph_asked = r->cg.mode != CC_NONE;
             break;
         case 'G': r->cg.caller = r->cg.order_set = 1; break;
-        case OPT_NO_GROUP: r->no_group = 1; break;
+        case OPT_NO_GROUP: r->no_group = 1; r->ho.force_leader = 1; break;
         case OPT_NO_BRANCH_STACK: r->branch_opt = 0; break;
-        case OPT_GROUP: r->no_group = 0; break;
+        case OPT_GROUP: r->no_group = 0; r->ho.force_leader = 1; break;
         case 'b': r->branch_opt = 1; break;
         case OPT_PERCENT_LIMIT:
             r->limit = strtod(optarg, &end);
@@ -518,11 +520,16 @@ static void group_desc(char *buf, size_t size, const hist *h, hist *const *m)
     size_t at;
     uint32_t k;
 
-    at = (size_t)snprintf(buf, size, "%s { %s", h->group_name != NULL ? h->group_name
-                                                                        : "anon group", h->name);
+    /* (the group --group made of a capture without groups: the names alone) */
+    if (h->forced_leader)
+        at = (size_t)snprintf(buf, size, "%s", h->name);
+    else
+        at = (size_t)snprintf(buf, size, "%s { %s", h->group_name != NULL ? h->group_name
+                                                                            : "anon group",
+                              h->name);
     for (k = 1; k < h->group_n && at < size; k++)
         at += (size_t)snprintf(buf + at, size - at, ", %s", m[k - 1]->name);
-    if (at < size)
+    if (at < size && !h->forced_leader)
         snprintf(buf + at, size - at, " }");
 }
 
@@ -780,6 +787,15 @@ int cmd_report(int argc, char **argv)
         probe pr;
 
         probe_input(&r.in, &pr);
+        /* perf report refuses call graphs asked for by -g where no event
+         * records call chains (not known before a pipe's events come) */
+        if (r.graph_asked && pr.chains == 0) {
+            fprintf(stderr, "perfsift report: Selected -g or --branch-history. But no "
+                    "callchain or branch data. Did you call 'perf record' without -g or "
+                    "-b?\n");
+            rc = EXIT_BADINPUT;
+            goto out;
+        }
         if ((rc = branch_mode(&r, &pr)) != 0)
             goto out;
         /* perf report adds its IPC column where --sort names "symbol..." */

@@ -172,6 +172,18 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     check graph "$T/dwarf/fork.data" "--children -g none" "--children -g none"
     check graph "$T/dwarf/fork.data" "--no-children" "--no-children"
     check graph "$T/dwarf-shlib.data" "--sort dso,sym -g none" "--sort dso,sym -g none"
+    # --group and --no-group on a capture without groups: perf makes all
+    # its events one group led by the first (evlist__force_leader())
+    for cap in "$T/multi-sys.data" "$C/cpuhog-multi-id.data"; do
+        for o in "--group" "--no-group" "--group -n"; do
+            check forced-group "$cap" "$o" "$o"
+        done
+    done
+    # DWARF chains ending in the unwinder's 0xffffffffffffffff mark: perf's
+    # folded and flat printers leave the mark out, its graph shows it
+    for o in "-g folded,0,caller,count" "-g flat"; do
+        check graph "$T/dwarf-nocfi.data" "$o" "$o"
+    done
     # samples whose call chain resolves to no entry (hotspot's captures):
     # the call graph view adds nothing for them (it crashed once)
     for cap in "$SHARED/external/hotspot/perf.data.true.v2" \
@@ -249,6 +261,10 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
         pass "report: a branch sort key without the branch view is a usage error" ||
         fail "report: --sort symbol_from without branches: $(head -2 "$TMPD/err")"
 fi
+"$PERFSIFT" report -g caller "$C/cpuhog-plain.data" >/dev/null 2>"$TMPD/err"
+[ $? -eq 1 ] && grep -q "But no callchain or branch data" "$TMPD/err" &&
+    pass "report: -g on a capture without call chains says so, as perf" ||
+    fail "report: -g without call chains: $(head -2 "$TMPD/err")"
 "$PERFSIFT" report -g bogus "$C/cpuhog-fp.data" >/dev/null 2>"$TMPD/err"
 [ $? -eq 2 ] && grep -q "bogus" "$TMPD/err" && pass "report: a bad -g argument is a usage error" ||
     fail "report: bad -g argument"
