@@ -568,9 +568,19 @@ static int key_cmp(const hist *h, const hist_entry *a, const hist_entry *b, int 
     return c;
 }
 
+static int entries_item_cmp(const hist *h, const hist_item *a, const hist_item *b);
+
+/* perf's output order of rows it finds equal: its sort keys' output
+ * comparators (unresolved addresses alike, whatever the keys after the
+ * symbol), then the order of its tree of entries (or, for keys without a
+ * total order, the rank diff_shape.c gave) */
 int hist_key_cmp(const hist *h, const hist_entry *a, const hist_entry *b)
 {
-    return key_cmp(h, a, b, h->ranked);
+    int c = key_cmp(h, a, b, 1);
+
+    if (c == 0 && !h->ranked)
+        c = entries_item_cmp(h, &a->it, &b->it);
+    return c;
 }
 
 const char *hist_key_header(int key)

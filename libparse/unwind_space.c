@@ -109,7 +109,7 @@ static struct module *mod_add(struct space *sp)
 
 /* The load bias of map's file: the PT_LOAD mapped at map->pgoff sits at
  * map->start. ET_EXEC files have none. */
-static uint64_t load_bias(Elf *elf, const ps_map *map)
+uint64_t ps_unwind__load_bias(Elf *elf, const ps_map *map)
 {
     GElf_Ehdr eh;
     size_t i, n;
@@ -122,6 +122,18 @@ static uint64_t load_bias(Elf *elf, const ps_map *map)
         if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_LOAD &&
             (ph.p_offset & PAGE_MASK) == map->pgoff)
             return map->start - (ph.p_vaddr & PAGE_MASK);
+    }
+    /* A map that starts inside a segment: what is left of one after an
+     * mprotect() split it (the RELRO page of a data segment made read-only
+     * leaves the rest at the next page's offset). The segment's vaddr need
+     * not equal its offset. */
+    for (i = 0; i < n; i++) {
+        GElf_Phdr ph;
+
+        if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_LOAD &&
+            (ph.p_offset & PAGE_MASK) < map->pgoff &&
+            map->pgoff < ph.p_offset + ph.p_memsz)
+            return map->start - (map->pgoff - ph.p_offset + ph.p_vaddr);
     }
     return map->start - map->pgoff;
 }
@@ -194,7 +206,7 @@ static void report_file(ps_unwinder *u, struct space *sp, const ps_map *map)
         Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 
         if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
-            md->bias = load_bias(elf, map);
+            md->bias = ps_unwind__load_bias(elf, map);
             md->eh_frame_hdr = has_eh_frame_hdr(elf);
             md->elf_base = elf_base(elf);
             elf_end(elf);

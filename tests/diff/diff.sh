@@ -141,6 +141,10 @@ table empty-event "$C/cgroups.data" "$C/mthread-fp.data"
 # picks which unresolved address a merged row shows
 table shape "$T/shape-a.data" "$T/shape-b.data" --sort sym
 table shape "$T/shape-b.data" "$T/shape-a.data" --sort cpu,sym
+# the symbol key before others: perf's output order finds unresolved
+# addresses alike, so the keys after it order them (testdata/diffpair)
+table sym-first "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --sort sym,dso,comm
+table sym-first "$T/diffpair/sh2.data" "$T/diffpair/sh1.data" --sort sym,comm -c ratio
 if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     table shape "$T/shape-a.data" "$T/shape-a.data" --sort sym,comm
     table shape "$T/shape-b.data" "$T/shape-a.data" --sort comm,sym

@@ -655,6 +655,70 @@ static void test_arm64_always_unwinds(void)
     ps_machine__free(m);
 }
 
+/* A shared object's header and three PT_LOADs, its data segment's vaddr a
+ * page above its file offset (as current binutils lay out RELRO data). */
+static void write_split_elf(unsigned char *b, size_t size)
+{
+    Elf64_Ehdr *eh = (Elf64_Ehdr *)(void *)b;
+    Elf64_Phdr *ph = (Elf64_Phdr *)(void *)(b + sizeof(*eh));
+    static const uint64_t seg[3][4] = {     /* offset, vaddr, filesz, memsz */
+        { 0, 0, 0x800, 0x800 }, { 0x1000, 0x1000, 0x900, 0x900 },
+        { 0x2e10, 0x3e10, 0x400, 0x800 },
+    };
+    int i;
+
+    memset(b, 0, size);
+    memcpy(eh->e_ident, ELFMAG, SELFMAG);
+    eh->e_ident[EI_CLASS] = ELFCLASS64;
+    eh->e_ident[EI_DATA] = ELFDATA2LSB;
+    eh->e_ident[EI_VERSION] = EV_CURRENT;
+    eh->e_type = ET_DYN;
+    eh->e_machine = EM_X86_64;
+    eh->e_version = EV_CURRENT;
+    eh->e_phoff = sizeof(*eh);
+    eh->e_ehsize = sizeof(*eh);
+    eh->e_phentsize = sizeof(*ph);
+    eh->e_phnum = 3;
+    for (i = 0; i < 3; i++) {
+        ph[i].p_type = PT_LOAD;
+        ph[i].p_offset = seg[i][0];
+        ph[i].p_vaddr = ph[i].p_paddr = seg[i][1];
+        ph[i].p_filesz = seg[i][2];
+        ph[i].p_memsz = seg[i][3];
+        ph[i].p_align = 0x1000;
+    }
+}
+
+/* The load bias from any map of the file: one at a PT_LOAD's page, and the
+ * rest of a data segment after ld.so made its RELRO page read-only (a map
+ * at a page offset no PT_LOAD starts at, whose vaddr is not its offset). */
+static void test_load_bias_of_a_split_segment(void)
+{
+    static unsigned char b[sizeof(Elf64_Ehdr) + 3 * sizeof(Elf64_Phdr)];
+    const uint64_t base = 0x7f0000000000;
+    ps_map text, relro, rest;
+    Elf *elf;
+
+    write_split_elf(b, sizeof(b));
+    CHECK(elf_version(EV_CURRENT) != EV_NONE);
+    CHECK((elf = elf_memory((char *)b, sizeof(b))) != NULL);
+    if (elf == NULL)
+        return;
+    memset(&text, 0, sizeof(text));
+    text.start = base + 0x1000;
+    text.pgoff = 0x1000;
+    relro = text;
+    relro.start = base + 0x3000;            /* vaddr 0x3e10's page, offset 0x2e10's */
+    relro.pgoff = 0x2000;
+    rest = text;
+    rest.start = base + 0x4000;             /* vaddr 0x4000: offset 0x3000 */
+    rest.pgoff = 0x3000;
+    CHECK(ps_unwind__load_bias(elf, &text) == base);
+    CHECK(ps_unwind__load_bias(elf, &relro) == base);
+    CHECK(ps_unwind__load_bias(elf, &rest) == base);
+    elf_end(elf);
+}
+
 static const struct harness_test tests[] = {
     TEST(test_wanted_needs_regs_and_dyn_stack),
     TEST(test_first_address_is_the_ip),
@@ -667,6 +731,7 @@ static const struct harness_test tests[] = {
     TEST(test_no_arch_until_first_sample),
     TEST(test_libunwind_cache),
     TEST(test_arm64_always_unwinds),
+    TEST(test_load_bias_of_a_split_segment),
 };
 
 int main(void)
