@@ -32,6 +32,8 @@ static const char usage_text[] =
 "  -c, --compute C       delta, delta-abs (default), ratio or wdiff:W1,W2,\n"
 "                        as perf diff -c: NEW%% - BASE%%, its size, NEW period /\n"
 "                        BASE period, NEW period * W2 - BASE period * W1\n"
+"  -p, --period          the periods too: BASE's before the change, NEW's\n"
+"                        after it (perf diff -p)\n"
 "      --sort KEYS       row keys as perfsift report --sort; default dso,sym\n"
 "                        (folded inputs know only comm and sym; '-' is read as\n"
 "                        a capture unless --folded-input)\n"
@@ -95,6 +97,7 @@ static const struct option long_opts[] = {
     { "countname", required_argument, NULL, OPT_COUNTNAME },
     { "folded-input", no_argument, NULL, OPT_FOLDED_INPUT },
     { "compute", required_argument, NULL, 'c' },
+    { "period", no_argument, NULL, 'p' },
     { "sort", required_argument, NULL, OPT_SORT },
     { "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
     { "children", no_argument, NULL, OPT_CHILDREN },
@@ -127,7 +130,7 @@ static int parse_args(diff *d, int argc, char **argv)
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "nso:qhc:", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "nso:qhc:p", long_opts, NULL)) != -1) {
         int r = fold_option("diff", &d->fo, c, optarg);
 
         if (r < 0)
@@ -192,6 +195,7 @@ static int parse_args(diff *d, int argc, char **argv)
         }
         case OPT_CHILDREN: d->to.children = 1; break;
         case OPT_SIGNIFICANCE: d->to.signif = 1; break;
+        case 'p': d->to.period = 1; break;
         case 'o': d->output = optarg; break;
         case 'q': d->quiet = d->fo.quiet = 1; break;
         case 'h': printf(usage_text, fold_usage); return -1;

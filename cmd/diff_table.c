@@ -14,6 +14,7 @@
  * that the share changed beyond sampling noise (samples taken as
  * independent draws; periods are not counts, so samples are used).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,7 +240,12 @@ static void print_header(FILE *fp, const dtab *t, const int *w)
     const hist *h = t->h0;
     int i;
 
-    fprintf(fp, "# Baseline  %*s", c->width, c->name);
+    fputs("# Baseline", fp);
+    if (t->o->period)
+        fprintf(fp, "  %14s", "Base period");
+    fprintf(fp, "  %*s", c->width, c->name);
+    if (t->o->period)
+        fprintf(fp, "  %14s", "Period");
     if (t->o->children)
         fputs("  Base Incl  Delta Incl", fp);
     if (t->o->signif)
@@ -247,7 +253,11 @@ static void print_header(FILE *fp, const dtab *t, const int *w)
     for (i = 0; i < h->keys.n; i++)
         fprintf(fp, "  %-*s", w[i], hist_key_header(h->keys.k[i]));
     fputs("\n# ........", fp);
+    if (t->o->period)
+        print_dots(fp, 14);
     print_dots(fp, c->width);
+    if (t->o->period)
+        print_dots(fp, 14);
     if (t->o->children) {
         print_dots(fp, 9);
         print_dots(fp, 10);
@@ -348,7 +358,15 @@ static void print_table(FILE *fp, const dtab *t)
             fprintf(fp, "  %7.2f%%", base_pct(t, r));
         else
             fprintf(fp, "  %8s", "");
+        /* perf diff -p: a row only NEW has shows a base period of 0, one
+         * only BASE has no new one */
+        if (t->o->period)
+            fprintf(fp, "  %14" PRIu64, r->b ? r->b->period : 0);
         print_computed(fp, t, r);
+        if (t->o->period && r->n != NULL)
+            fprintf(fp, "  %14" PRIu64, r->n->period);
+        else if (t->o->period)
+            fprintf(fp, "  %14s", "");
         print_extra(fp, t, r);
         hist_key_print(fp, t->h0, r->b ? r->b : r->n, w);
         fputc('\n', fp);

@@ -141,6 +141,10 @@ table empty-event "$C/cgroups.data" "$C/mthread-fp.data"
 # picks which unresolved address a merged row shows
 table shape "$T/shape-a.data" "$T/shape-b.data" --sort sym
 table shape "$T/shape-b.data" "$T/shape-a.data" --sort cpu,sym
+# -p: the base and new periods beside the change
+table period "$T/hog-4to1.data" "$T/hog-1to1.data" -p
+table period "$T/hog-4to1.data" "$T/hog-1to1.data" -p -c ratio
+table period "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --period -c wdiff:1,2
 # the symbol key before others: perf's output order finds unresolved
 # addresses alike, so the keys after it order them (testdata/diffpair)
 table sym-first "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --sort sym,dso,comm
