@@ -286,12 +286,11 @@ static int same(const hist *h, const hist_item *a, const hist_item *b)
     int i;
 
     for (i = 0; i < h->keys.n; i++) {
-        if (branch_key(h->keys.k[i])) {
+        switch (h->keys.k[i]) {
+        case HK_DSO_FROM: case HK_DSO_TO: case HK_SYM_FROM: case HK_SYM_TO: case HK_CYCLES:
             if (branch_cmp(h->keys.k[i], a, b) != 0)
                 return 0;
-            continue;
-        }
-        switch (h->keys.k[i]) {
+            break;
         case HK_COMM: if (!str_eq(a->comm, b->comm)) return 0; break;
         case HK_PID: case HK_TID: if (a->tid != b->tid) return 0; break;
         case HK_CPU: if (a->cpu != b->cpu) return 0; break;
@@ -326,11 +325,10 @@ static uint64_t hash_item(const hist *h, const hist_item *it)
     int i;
 
     for (i = 0; i < h->keys.n; i++) {
-        if (branch_key(h->keys.k[i])) {
-            x = hash_branch(x, h->keys.k[i], it->br);
-            continue;
-        }
         switch (h->keys.k[i]) {
+        case HK_DSO_FROM: case HK_DSO_TO: case HK_SYM_FROM: case HK_SYM_TO: case HK_CYCLES:
+            x = hash_branch(x, h->keys.k[i], it->br);
+            break;
         case HK_COMM: x = hash_str(x, it->comm); break;
         case HK_PID: case HK_TID: x = hash_u64(x, (uint32_t)it->tid); break;
         case HK_CPU: x = hash_u64(x, (uint32_t)it->cpu); break;
@@ -551,11 +549,10 @@ static int key_cmp(const hist *h, const hist_entry *a, const hist_entry *b, int 
     for (i = 0; i < h->keys.n && c == 0; i++) {
         if (h->elide >> h->keys.k[i] & 1)
             continue;           /* perf's output order skips elided columns */
-        if (branch_key(h->keys.k[i])) {
-            c = branch_cmp(h->keys.k[i], &a->it, &b->it);
-            continue;
-        }
         switch (h->keys.k[i]) {
+        case HK_DSO_FROM: case HK_DSO_TO: case HK_SYM_FROM: case HK_SYM_TO: case HK_CYCLES:
+            c = branch_cmp(h->keys.k[i], &a->it, &b->it);
+            break;
         case HK_COMM: c = cmp_str(a->it.comm, b->it.comm); break;
         case HK_PID: case HK_TID: c = (a->it.tid > b->it.tid) - (a->it.tid < b->it.tid); break;
         case HK_CPU: c = (a->it.cpu > b->it.cpu) - (a->it.cpu < b->it.cpu); break;
@@ -813,11 +810,10 @@ static int entries_item_cmp(const hist *h, const hist_item *a, const hist_item *
     int i, c = 0;
 
     for (i = 0; i < h->keys.n && c == 0; i++) {
-        if (branch_key(h->keys.k[i])) {
-            c = branch_cmp(h->keys.k[i], a, b);
-            continue;
-        }
         switch (h->keys.k[i]) {
+        case HK_DSO_FROM: case HK_DSO_TO: case HK_SYM_FROM: case HK_SYM_TO: case HK_CYCLES:
+            c = branch_cmp(h->keys.k[i], a, b);
+            break;
         case HK_COMM: c = cmp_str(a->comm, b->comm); break;
         case HK_PID: case HK_TID: c = (a->tid > b->tid) - (a->tid < b->tid); break;
         case HK_CPU: c = (a->cpu > b->cpu) - (a->cpu < b->cpu); break;
