@@ -406,13 +406,17 @@ static int run(record *r)
     }
     rec_events_finalize(r);
     if (setup_targets(r) < 0 || rec_events_open(r) < 0 || rec_rings_mmap(r) < 0 ||
-        rec_out_open(r) < 0 || rec_out_begin(r) < 0 || synthesize(r) < 0 ||
-        rec_out_round(r) < 0)           /* the initial state on disk now */
+        rec_out_open(r) < 0 || rec_out_begin(r) < 0)
         goto out;
+    /* running tasks (-a, -p): the events go on before /proc is read, so a
+     * task forked or exec'd during the read has its records in the rings
+     * (perf's tracking event, on from the start, does the same) */
     if ((r->all_cpus || r->pids) && rec_events_enable(r, 1) < 0) {
         rec_error("cannot enable the events: %s", strerror(errno));
         goto out;
     }
+    if (synthesize(r) < 0 || rec_out_round(r) < 0)  /* the initial state on disk now */
+        goto out;
     if (cmd_target) {
         if (write(go[1], "g", 1) != 1)
             goto out;

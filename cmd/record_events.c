@@ -205,8 +205,11 @@ void rec_events_finalize(record *r)
         struct perf_event_attr *a = &r->ev[i].attr;
 
         a->sample_type = common;
-        if (a->type == PERF_TYPE_TRACEPOINT) {
+        if (a->type == PERF_TYPE_TRACEPOINT)
             a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_PERIOD;
+        /* a tracepoint samples every hit unless -c or -F says otherwise, as
+         * perf's default for it */
+        if (a->type == PERF_TYPE_TRACEPOINT && r->period <= 0 && r->freq <= 0) {
             a->sample_period = 1;
         } else if (r->period > 0) {
             a->sample_period = (uint64_t)r->period;

@@ -133,6 +133,13 @@ if rec tp -g -e syscalls:sys_enter_openat,syscalls:sys_exit_openat,raw_syscalls:
         fail "record tp: no decoded sys_enter_openat of sysio in perf script"
 fi
 if rec_pipe pipe -g -- "$BIN/cpuhog" 60; then full pipe; check_cpuhog pipe; fi
+# -c and -F apply to tracepoints too (perf's period 1 is only its default)
+if rec tpc -c 2 -e sched:sched_switch,raw_syscalls:sys_enter -- "$BIN/sysio" "$T/sd" 2; then
+    perf_run report --header-only -i "$T/tpc.data" > "$T/tpc.hdr" 2>&1
+    [ "$(grep -c 'sample_freq } = 2, ' "$T/tpc.hdr")" -eq 2 ] && ! grep -q 'freq = 1' "$T/tpc.hdr" &&
+        pass "record tpc: -c 2 is each tracepoint's period" ||
+        fail "record tpc: -c 2 not the tracepoints' period: $(grep 'event :' "$T/tpc.hdr" | head -2)"
+fi
 if [ $SUBSET = 0 ]; then
     if rec dwarf --call-graph dwarf,4096 -F 500 -- "$BIN/cpuhog" 60; then
         full dwarf; check_sym dwarf do_work
