@@ -475,12 +475,22 @@ static int stops_bt(const script *sc, const ps_frame *f)
 }
 
 /* The ip part: a call chain (one line per frame) or "ip sym+off (dso)". */
+/* perf's unwinder refuses a --max-stack of 0 for a sample it would unwind
+ * (user registers, a dumped stack, an unwinder for its process): its chain
+ * is then not printed at all, the ip and symbol going on the sample's line
+ * as without chains. */
+static int unwind_refused(script *sc, const ps_sample *smp)
+{
+    return sc->max_stack == 0 && ps_resolver__unwinds(sc->res, smp);
+}
+
 static int print_ip(script *sc, const script_output *o, const ps_event *ev)
 {
     const ps_sample *smp = &ev->u.sample;
     ps_frame one;
 
-    if (sc->cfg.use_callchain && (smp->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+    if (sc->cfg.use_callchain && (smp->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+        !unwind_refused(sc, smp)) {
         const ps_frame *frames;
         size_t i, n;
 

@@ -327,6 +327,11 @@ static size_t unwound(ps_resolver *r, const ps_sample *smp, unsigned max_stack,
     return n;
 }
 
+int ps_resolver__unwinds(ps_resolver *r, const ps_sample *smp)
+{
+    return ps_unwinder__wants(r->unwinder, smp, when(r, smp->time));
+}
+
 size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp, uint64_t branch_sample_type,
                               unsigned max_stack, ps_frame *frames, size_t max)
 {

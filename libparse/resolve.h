@@ -105,6 +105,9 @@ size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp,
 /** How many frames ps_resolver__callchain() may write for smp. */
 size_t ps_resolver__callchain_max(const ps_sample *smp, unsigned max_stack);
 
+/** 1 when perf would post-unwind smp's user stack (ps_unwinder__wants()). */
+int ps_resolver__unwinds(ps_resolver *r, const ps_sample *smp);
+
 /**
  * Inline expansion, as perf 6.1 does it for DWARF-unwound user frames
  * with a map and a symbol (default on, perf's --inline / --no-inline):

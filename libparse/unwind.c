@@ -192,6 +192,13 @@ void ps_unwinder__note_sample(ps_unwinder *u, const ps_sample *smp)
     }
 }
 
+int ps_unwinder__wants(ps_unwinder *u, const ps_sample *smp, uint64_t t)
+{
+    ps_unwinder__note_sample(u, smp);
+    return ps_unwind__wanted(smp) &&
+           ps_unwind__gate_open(u, ps_machine__user_maps(u->m, smp->pid, smp->tid, t), t);
+}
+
 size_t ps_unwinder__user(ps_unwinder *u, const ps_sample *smp, uint64_t t,
                          uint64_t *ips, size_t max)
 {

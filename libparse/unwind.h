@@ -43,6 +43,11 @@ void ps_unwinder__free(ps_unwinder *u);
  *  non-empty dynamic stack dump. */
 int  ps_unwind__wanted(const ps_sample *smp);
 
+/** 1 when perf would post-unwind smp here: ps_unwind__wanted() and an
+ *  unwinder for its process (unwind_gate.c), maps as of time t. Notes the
+ *  sample as ps_unwinder__note_sample() does. */
+int  ps_unwinder__wants(ps_unwinder *u, const ps_sample *smp, uint64_t t);
+
 /**
  * Tell the unwinder a sample is being processed, dwarf or not, in
  * delivery order: without HEADER_ARCH, perf's first one decides which

@@ -52,6 +52,7 @@ DWARF_SETS=(
     "inline|--inline"
     "srcline|-F +srcline"
     "srcline-noinline|--no-inline -F +srcline --max-stack 5"
+    "nostack|--max-stack 0"
 )
 dwarf_capture() {
     "$PERFSIFT" info --events -q "$1" 2>/dev/null | grep -q 'REGS_USER.*STACK_USER'
