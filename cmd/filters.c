@@ -210,8 +210,8 @@ int filter_check_cpus(const sample_filter *f, ps_session *s)
 }
 
 /* --dsos and --symbols on the sample ip, as machine__resolve(): an ip in
- * no map passes --dsos (perf checks the DSO of a map only), a DSO matches
- * by its short name or its whole path, a symbol by its name. */
+ * no map has no DSO, so --dsos leaves it out; a DSO matches by its short
+ * name or its whole path, a symbol by its name. */
 static int where_skip(const sample_filter *f, ps_resolver *res, const ps_event *ev)
 {
     const ps_sample *smp = &ev->u.sample;
@@ -220,9 +220,9 @@ static int where_skip(const sample_filter *f, ps_resolver *res, const ps_event *
 
     ps_resolver__addr(res, smp->pid, smp->tid, smp->time,
                       ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &fr);
-    if (f->dsos.n && fr.map != NULL &&
-        !filter_list_has(&f->dsos, ps_frame_dso_name(&fr, jit, sizeof(jit))) &&
-        !filter_list_has(&f->dsos, fr.r.dso))
+    if (f->dsos.n && (fr.map == NULL ||
+        (!filter_list_has(&f->dsos, ps_frame_dso_name(&fr, jit, sizeof(jit))) &&
+         !filter_list_has(&f->dsos, fr.r.dso))))
         return 1;
     return f->syms.n && (fr.r.sym == NULL || !filter_list_has(&f->syms, fr.r.sym->name));
 }

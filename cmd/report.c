@@ -708,8 +708,8 @@ static void probe_input(const input_opts *in, probe *pr)
 
 /* perf's sort__setup_elide(): a column whose filter leaves it one value is
  * not shown (its value is said above the table), unless that would leave
- * no column at all. Such a key still sorts and tells rows apart (an ip in
- * no map passes --dsos: its "[unknown]" rows stay apart). */
+ * no column at all. Such a key still sorts and tells rows apart (the
+ * hidden rows --dsos makes of ips in no map keep their place). */
 static void elide(report *r)
 {
     const hist_keys *k = &r->ho.keys;
