@@ -653,30 +653,6 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
 
 /* --- PERF_SAMPLE_READ splitting ------------------------------------------- */
 
-/* perf delivers a READ sample once per value, as the value's event, with
- * the increase since that id's previous sample as period; zero increases
- * are not delivered. */
-static int print_read_sample(script *sc, const ps_event *ev)
-{
-    const ps_read_values *rv = &ev->u.sample.read;
-    uint64_t i;
-
-    for (i = 0; i < rv->nr; i++) {
-        const ps_evsel *e = ps_session_evsel_by_id(sc->s, rv->values[i].id);
-        uint64_t period;
-
-        if (e == NULL)
-            continue;
-        if (read_split_period(&sc->reads, rv->values[i].id, rv->values[i].value, &period) < 0)
-            return -1;
-        if (period == 0)
-            continue;
-        if (print_sample(sc, ev, e, period) < 0)
-            return -1;
-    }
-    return 0;
-}
-
 /* on_event's "failed, message already printed": outside the PS_E* codes
  * that ps_session_next() returns in the same variable (PS_EFORMAT is -2) */
 enum { REPORTED = -1000 };
@@ -725,12 +701,10 @@ static int switch_discards(script *sc, const ps_evsel *e)
     return 0;
 }
 
-static int on_sample(script *sc, const ps_event *ev)
+/* A sample as perf's tool sees it, as event e with this period: the
+ * filters and the event switch, then printed. */
+static int deliver(script *sc, const ps_event *ev, const ps_evsel *e, uint64_t period)
 {
-    const ps_sample *smp = &ev->u.sample;
-
-    if (ev->evsel == NULL)
-        return 0;
     switch (filter_skip(&sc->filter, sc->res, ev, NULL)) {
     case 0: break;
     case 1: return 0;
@@ -739,12 +713,45 @@ static int on_sample(script *sc, const ps_event *ev)
     if ((sc->switch_name[0] != NULL || sc->switch_name[1] != NULL)) {
         if (!sc->switch_ready && switch_lookup(sc) < 0)
             return REPORTED;
-        if (switch_discards(sc, ev->evsel))
+        if (switch_discards(sc, e))
             return 0;
     }
+    return print_sample(sc, ev, e, period);
+}
+
+/* perf delivers a READ sample once per value, as the value's event, with
+ * the increase since that id's previous sample as period (reckoned before
+ * any filter looks at it: a filtered sample still moves the baseline);
+ * zero increases are not delivered. */
+static int read_sample(script *sc, const ps_event *ev)
+{
+    const ps_read_values *rv = &ev->u.sample.read;
+    uint64_t i;
+    int rc;
+
+    for (i = 0; i < rv->nr; i++) {
+        const ps_evsel *e = ps_session_evsel_by_id(sc->s, rv->values[i].id);
+        uint64_t period;
+
+        if (e == NULL)
+            continue;
+        if (read_split_period(&sc->reads, rv->values[i].id, rv->values[i].value, &period) < 0)
+            return -1;
+        if (period != 0 && (rc = deliver(sc, ev, e, period)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int on_sample(script *sc, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+
+    if (ev->evsel == NULL)
+        return 0;
     if (smp->sample_type & PERF_SAMPLE_READ)
-        return print_read_sample(sc, ev);
-    return print_sample(sc, ev, ev->evsel, smp->period);
+        return read_sample(sc, ev);
+    return deliver(sc, ev, ev->evsel, smp->period);
 }
 
 /* --- side-band records ----------------------------------------------------- */

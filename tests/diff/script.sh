@@ -146,5 +146,19 @@ for f in "$SHARED/external/hotspot/cpp-recursion.perf.data" \
         fi
     done
 done
+# PERF_SAMPLE_READ groups: each value's period is its increase since the
+# id's previous sample, filtered or not (perf splits before it filters)
+f=$SHARED/corpus/captures/sample-read-group.data
+for opts in "--time 10%/2" "--time 0%-10%,50%-60%" "--dsos [kernel.kallsyms]"; do
+    # shellcheck disable=SC2086
+    perf_run script $opts -i "$f" > "$TMPD/perf.txt" 2>/dev/null
+    # shellcheck disable=SC2086
+    "$PERFSIFT" script -q $opts "$f" > "$TMPD/ours.txt" 2>/dev/null
+    if [ -s "$TMPD/perf.txt" ] && cmp -s "$TMPD/perf.txt" "$TMPD/ours.txt"; then
+        pass "script $(basename "$f") [$opts]: read values' periods across filtered samples"
+    else
+        fail "script $(basename "$f") [$opts]: $(diff "$TMPD/perf.txt" "$TMPD/ours.txt" | grep -c '^[<>]') lines differ"
+    fi
+done
 set +f
 finish
