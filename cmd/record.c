@@ -405,6 +405,7 @@ static int run(record *r)
         return EXIT_BADINPUT;
     }
     rec_events_finalize(r);
+    rec_kernel_text(r);
     if (setup_targets(r) < 0 || rec_events_open(r) < 0 || rec_rings_mmap(r) < 0 ||
         rec_out_open(r) < 0 || rec_out_begin(r) < 0)
         goto out;

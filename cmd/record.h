@@ -93,6 +93,7 @@ typedef struct record {
     size_t      nmaps, cap_maps;
     size_t      last_map;
     pid_t       child;
+    uint64_t    ktext, ketext;      /* _text, _etext: rec_kernel_text() */
 } record;
 
 enum { CG_NONE, CG_FP, CG_DWARF };
@@ -113,6 +114,7 @@ int  rec_rings_drain(record *r, uint64_t *bytes);
 void rec_rings_unmap(record *r);
 
 /* record_synth.c */
+void rec_kernel_text(record *r);
 int  rec_synth_kernel(record *r);
 enum { SYNTH_FORK = 1, SYNTH_MAPS = 2 };
 int  rec_synth_pid(record *r, pid_t pid, unsigned how);

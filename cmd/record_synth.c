@@ -44,22 +44,27 @@ static int emit(record *r, uint32_t type, uint16_t misc, const void *body, size_
     return rec_out_emit(r, REC_RING_ALL, rec, size);
 }
 
-static uint64_t kallsyms_addr(const char *want)
+/* The kernel's text range from /proc/kallsyms, in one pass that stops at
+ * _etext. Read before the events go on (record.c): reading the file takes
+ * a tenth of a second or more, and a task that exits between enabling and
+ * the /proc walk leaves samples with no COMM anywhere. */
+void rec_kernel_text(record *r)
 {
     FILE *f = fopen("/proc/kallsyms", "r");
     char line[512], name[256], t;
     unsigned long long a;
-    uint64_t found = 0;
 
+    r->ktext = r->ketext = 0;
     if (f == NULL)
-        return 0;
+        return;
     while (fgets(line, sizeof(line), f))
-        if (sscanf(line, "%llx %c %255s", &a, &t, name) == 3 && strcmp(name, want) == 0) {
-            found = a;
-            break;
+        if (sscanf(line, "%llx %c %255s", &a, &t, name) == 3) {
+            if (strcmp(name, "_text") == 0)
+                r->ktext = a;
+            else if (strcmp(name, "_etext") == 0 && (r->ketext = a) != 0)
+                break;
         }
     fclose(f);
-    return found;
 }
 
 static int emit_mmap(record *r, uint16_t misc, int32_t pid, int32_t tid, uint64_t start,
@@ -82,7 +87,7 @@ static int emit_mmap(record *r, uint16_t misc, int32_t pid, int32_t tid, uint64_
 /* The kernel map perf synthesizes (spec 7.3.1), then one per module. */
 int rec_synth_kernel(record *r)
 {
-    uint64_t text = kallsyms_addr("_text"), etext = kallsyms_addr("_etext");
+    uint64_t text = r->ktext, etext = r->ketext;
     FILE *f;
     char line[512], name[128];
     unsigned long long size, addr;
