@@ -121,6 +121,10 @@ int  rec_synth_pid(record *r, pid_t pid, unsigned how);
 int  rec_synth_all(record *r);
 int  rec_features_host(record *r, ps_error *err);
 
+/* record_topo.c */
+uint32_t rec_cpus_avail(void);
+int  rec_features_topology(record *r, uint32_t avail, ps_error *err);
+
 /* record_tp.c */
 uint8_t *rec_tracing_data(const record *r, size_t *len);
 uint8_t *rec_tracing_data_for(const char *const *sys, const char *const *name, size_t n,

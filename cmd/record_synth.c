@@ -320,7 +320,7 @@ int rec_features_host(record *r, ps_error *err)
 {
     struct utsname u;
     char desc[256], id[128];
-    uint32_t nr[2] = { (uint32_t)sysconf(_SC_NPROCESSORS_CONF),
+    uint32_t nr[2] = { rec_cpus_avail(),
                        (uint32_t)sysconf(_SC_NPROCESSORS_ONLN) };
     uint64_t mem = mem_total_kb();
 
@@ -335,7 +335,7 @@ int rec_features_host(record *r, ps_error *err)
         set_string(r, PS_HEADER_CPUDESC, desc, err) < 0 ||
         set_string(r, PS_HEADER_CPUID, id, err) < 0 ||
         ps_writer_set_feature(r->w, PS_HEADER_TOTAL_MEM, &mem, sizeof(mem), err) < 0 ||
-        set_cmdline(r, err) < 0)
+        set_cmdline(r, err) < 0 || rec_features_topology(r, nr[0], err) < 0)
         return -1;
     return 0;
 }

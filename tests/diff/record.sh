@@ -208,6 +208,19 @@ if [ -s "$T/shape.data" ] && [ -s "$T/perf-shape.data" ]; then
     t1=$(shares "$T/perf-shape.data" | head -2 | cut -d' ' -f1 | sort | tr '\n' ' ')
     t2=$(shares "$T/shape.data" | head -2 | cut -d' ' -f1 | sort | tr '\n' ' ')
     [ "$t1" = "$t2" ] && pass "record: same top symbols ($t1)" || fail "record: top symbols '$t1' vs '$t2'"
+    # the machine described as perf describes it: topology, NUMA nodes (free
+    # memory moves), PMUs, caches, memory blocks, and the same features
+    # missing (perf record -g sets nothing perfsift record -g does not)
+    for f in perf-shape shape; do
+        perf_run report --header-only -I -i "$T/$f.data" 2> /dev/null |
+            grep -E '^# (sibling|CPU [0-9]|node[0-9]|pmu mappings|CPU cache|  ?L[0-9]|memory nodes|  +[0-9]+ \[|missing features)' |
+            sed -E 's/free = [0-9]+ kB/free = N kB/' > "$T/$f.machine"
+    done
+    if [ -s "$T/perf-shape.machine" ] && cmp -s "$T/perf-shape.machine" "$T/shape.machine"; then
+        pass "record: perf's header describes the machine as for its own capture ($(wc -l < "$T/shape.machine") lines)"
+    else
+        fail "record: machine description differs: $(diff "$T/perf-shape.machine" "$T/shape.machine" | head -5 | tr '\n' ' ')"
+    fi
 else
     fail "record: perf record or perfsift record of cpuhog 300 made no file"
 fi
