@@ -126,6 +126,14 @@ uint32_t rec_cpus_avail(void);
 int  rec_features_topology(record *r, uint32_t avail, ps_error *err);
 
 /* record_tp.c */
+typedef struct rec_blob {
+    uint8_t *b;
+    size_t   len, cap;
+    int      fail;
+} rec_blob;
+void rec_put(rec_blob *o, const void *p, size_t n);
+void rec_put32(rec_blob *o, uint32_t v);
+void rec_put64(rec_blob *o, uint64_t v);
 uint8_t *rec_tracing_data(const record *r, size_t *len);
 uint8_t *rec_tracing_data_for(const char *const *sys, const char *const *name, size_t n,
                               size_t *len);

@@ -27,54 +27,24 @@
 
 /* --- a feature payload being built ------------------------------------------------ */
 
-typedef struct fbuf {
-    uint8_t *b;
-    size_t   len, cap;
-    int      oom;
-} fbuf;
-
-static void put(fbuf *f, const void *p, size_t n)
-{
-    if (f->oom)
-        return;
-    if (f->len + n > f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 256;
-        uint8_t *b;
-
-        while (cap < f->len + n)
-            cap *= 2;
-        if ((b = realloc(f->b, cap)) == NULL) {
-            f->oom = 1;
-            return;
-        }
-        f->b = b;
-        f->cap = cap;
-    }
-    memcpy(f->b + f->len, p, n);
-    f->len += n;
-}
-
-static void put32(fbuf *f, uint32_t v) { put(f, &v, 4); }
-static void put64(fbuf *f, uint64_t v) { put(f, &v, 8); }
-
-static void put_str(fbuf *f, const char *s)
+static void put_str(rec_blob *f, const char *s)
 {
     size_t n;
     uint8_t *b = ps_feat_string(s, &n);
 
     if (b == NULL)
-        f->oom = 1;
+        f->fail = 1;
     else
-        put(f, b, n);
+        rec_put(f, b, n);
     free(b);
 }
 
 /* Hand the payload to the writer: 0 written or nothing to write, -1 error. */
-static int set(record *r, unsigned bit, fbuf *f, int ok, ps_error *err)
+static int set(record *r, unsigned bit, rec_blob *f, int ok, ps_error *err)
 {
     int rc = 0;
 
-    if (f->oom) {
+    if (f->fail) {
         ps_error__set(err, PS_ENOMEM, 0, "out of memory building a header feature");
         rc = -1;
     } else if (ok) {
@@ -171,11 +141,11 @@ static int strset_add(strset *s, const char *str)
     return 0;
 }
 
-static void strset_put(fbuf *f, const strset *s)
+static void strset_put(rec_blob *f, const strset *s)
 {
     size_t i;
 
-    put32(f, (uint32_t)s->n);
+    rec_put32(f, (uint32_t)s->n);
     for (i = 0; i < s->n; i++)
         put_str(f, s->v[i]);
 }
@@ -224,7 +194,7 @@ static int cpu_topology(record *r, uint32_t avail, ps_error *err)
     static strset pkg, die, core;
     int dies = has_dies(), ok = 1;
     char buf[4096];
-    fbuf f = { 0 };
+    rec_blob f = { 0 };
     long cpu;
 
     for (cpu = 0; cpu < (long)avail && ok; cpu++) {
@@ -240,13 +210,13 @@ static int cpu_topology(record *r, uint32_t avail, ps_error *err)
     strset_put(&f, &pkg);
     strset_put(&f, &core);
     for (cpu = 0; cpu < (long)avail; cpu++) {
-        put32(&f, (uint32_t)topo_id(cpu, "core_id"));
-        put32(&f, (uint32_t)topo_id(cpu, "physical_package_id"));
+        rec_put32(&f, (uint32_t)topo_id(cpu, "core_id"));
+        rec_put32(&f, (uint32_t)topo_id(cpu, "physical_package_id"));
     }
     if (dies) {
         strset_put(&f, &die);
         for (cpu = 0; cpu < (long)avail; cpu++)
-            put32(&f, (uint32_t)topo_id(cpu, "die_id"));
+            rec_put32(&f, (uint32_t)topo_id(cpu, "die_id"));
     }
     strset_free(&pkg);
     strset_free(&die);
@@ -307,21 +277,21 @@ static int numa_topology(record *r, ps_error *err)
     static long nodes[MAX_ITEMS];
     char buf[4096], path[128];
     size_t i, n;
-    fbuf f = { 0 };
+    rec_blob f = { 0 };
     int ok;
 
     if (read_line(SYS "/node/online", buf, sizeof(buf)) < 0)
         return 0;
     n = list_items(buf, nodes, MAX_ITEMS);
-    put32(&f, (uint32_t)n);
+    rec_put32(&f, (uint32_t)n);
     for (i = 0, ok = n > 0; i < n && ok; i++) {
         uint64_t total = 0, free_kb = 0;
 
         snprintf(path, sizeof(path), SYS "/node/node%ld/cpulist", nodes[i]);
         ok = node_mem(nodes[i], &total, &free_kb) == 0 && read_line(path, buf, sizeof(buf)) == 0;
-        put32(&f, (uint32_t)nodes[i]);
-        put64(&f, total);
-        put64(&f, free_kb);
+        rec_put32(&f, (uint32_t)nodes[i]);
+        rec_put64(&f, total);
+        rec_put64(&f, free_kb);
         put_str(&f, buf);
     }
     return set(r, PS_HEADER_NUMA_TOPOLOGY, &f, ok, err);
@@ -336,7 +306,7 @@ static int by_long(const void *a, const void *b)
 
 /* One node's memory blocks (its memoryN entries) as perf's bitmap: the
  * number of bits, then that number again and the 64-bit words. */
-static int mem_node(fbuf *f, long node)
+static int mem_node(rec_blob *f, long node)
 {
     char path[128];
     struct dirent *d;
@@ -361,10 +331,10 @@ static int mem_node(fbuf *f, long node)
         if (sscanf(d->d_name, "memory%lu", &blk) == 1 && blk <= max)
             words[blk / 64] |= (uint64_t)1 << (blk % 64);
     closedir(dir);
-    put64(f, (uint64_t)node);
-    put64(f, max + 1);
-    put64(f, max + 1);
-    put(f, words, nw * 8);
+    rec_put64(f, (uint64_t)node);
+    rec_put64(f, max + 1);
+    rec_put64(f, max + 1);
+    rec_put(f, words, nw * 8);
     free(words);
     return 0;
 }
@@ -377,7 +347,7 @@ static int mem_topology(record *r, ps_error *err)
     struct dirent *d;
     size_t i, n = 0;
     long node;
-    fbuf f = { 0 };
+    rec_blob f = { 0 };
     DIR *dir;
     int ok = 1;
 
@@ -389,9 +359,9 @@ static int mem_topology(record *r, ps_error *err)
             nodes[n++] = node;
     closedir(dir);
     qsort(nodes, n, sizeof(*nodes), by_long);
-    put64(&f, 1);
-    put64(&f, bsize);
-    put64(&f, n);
+    rec_put64(&f, 1);
+    rec_put64(&f, bsize);
+    rec_put64(&f, n);
     for (i = 0; i < n && ok; i++)
         ok = mem_node(&f, nodes[i]) == 0;
     return set(r, PS_HEADER_MEM_TOPOLOGY, &f, ok && n > 0, err);
@@ -449,7 +419,7 @@ static int caches(record *r, uint32_t avail, ps_error *err)
     static cache c[MAX_ITEMS];
     size_t n = 0, i, k;
     uint32_t level, maxlevel = 0;
-    fbuf f = { 0 };
+    rec_blob f = { 0 };
     long cpu;
 
     for (cpu = 0; cpu < (long)avail; cpu++)
@@ -467,15 +437,15 @@ static int caches(record *r, uint32_t avail, ps_error *err)
         }
     if (n == 0)
         return 0;
-    put32(&f, 1);
-    put32(&f, (uint32_t)n);
+    rec_put32(&f, 1);
+    rec_put32(&f, (uint32_t)n);
     for (level = 0; level <= maxlevel; level++)
         for (i = 0; i < n; i++)
             if (c[i].level == level) {
-                put32(&f, c[i].level);
-                put32(&f, c[i].line);
-                put32(&f, c[i].sets);
-                put32(&f, c[i].ways);
+                rec_put32(&f, c[i].level);
+                rec_put32(&f, c[i].line);
+                rec_put32(&f, c[i].sets);
+                rec_put32(&f, c[i].ways);
                 put_str(&f, c[i].type);
                 put_str(&f, c[i].size);
                 put_str(&f, c[i].cpus);
@@ -505,27 +475,27 @@ static int pmu_mappings(record *r, char names[][64], size_t n, ps_error *err)
 {
     char path[192];
     size_t i, k = 0;
-    fbuf f = { 0 };
+    rec_blob f = { 0 };
 
-    put32(&f, 0);
+    rec_put32(&f, 0);
     for (i = 0; i < n; i++) {
         long type;
 
         snprintf(path, sizeof(path), PMUS "/%s/type", names[i]);
         if ((type = read_long(path, -1)) < 0)
             continue;
-        put32(&f, (uint32_t)type);
+        rec_put32(&f, (uint32_t)type);
         put_str(&f, names[i]);
         k++;
     }
-    if (!f.oom)
+    if (!f.fail)
         memcpy(f.b, &(uint32_t){ (uint32_t)k }, 4);
     return set(r, PS_HEADER_PMU_MAPPINGS, &f, k > 0, err);
 }
 
 /* One PMU's caps directory as perf writes it (count, name/value strings,
  * the PMU's name); 0 when it has none. */
-static size_t pmu_caps_one(fbuf *f, const char *pmu)
+static size_t pmu_caps_one(rec_blob *f, const char *pmu)
 {
     char dir[192], path[512], val[256];
     struct dirent *d;
@@ -535,7 +505,7 @@ static size_t pmu_caps_one(fbuf *f, const char *pmu)
     snprintf(dir, sizeof(dir), PMUS "/%s/caps", pmu);
     if ((dp = opendir(dir)) == NULL)
         return 0;
-    put32(f, 0);
+    rec_put32(f, 0);
     while ((d = readdir(dp)) != NULL) {
         snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
         if (d->d_name[0] == '.' || read_line(path, val, sizeof(val)) < 0)
@@ -545,7 +515,7 @@ static size_t pmu_caps_one(fbuf *f, const char *pmu)
         n++;
     }
     closedir(dp);
-    if (n == 0 || f->oom) {
+    if (n == 0 || f->fail) {
         f->len = at;
         return 0;
     }
@@ -558,13 +528,13 @@ static size_t pmu_caps_one(fbuf *f, const char *pmu)
 static int pmu_caps(record *r, char names[][64], size_t n, ps_error *err)
 {
     size_t i, k = 0;
-    fbuf f = { 0 };
+    rec_blob f = { 0 };
 
-    put32(&f, 0);
+    rec_put32(&f, 0);
     for (i = 0; i < n; i++)
         if (strcmp(names[i], "cpu") != 0 && pmu_caps_one(&f, names[i]) > 0)
             k++;
-    if (!f.oom)
+    if (!f.fail)
         memcpy(f.b, &(uint32_t){ (uint32_t)k }, 4);
     return set(r, PS_HEADER_PMU_CAPS, &f, 1, err);
 }

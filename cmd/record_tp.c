@@ -88,13 +88,9 @@ int rec_tracefs_id(const char *sys, const char *name, uint64_t *id)
     return len > 0 ? 0 : -1;
 }
 
-typedef struct blob {
-    uint8_t *b;
-    size_t   len, cap;
-    int      fail;
-} blob;
-
-static void put(blob *o, const void *p, size_t n)
+/* A growing payload: a failed allocation sticks, so callers build the
+ * whole thing and check once. */
+void rec_put(rec_blob *o, const void *p, size_t n)
 {
     uint8_t *nb;
 
@@ -116,21 +112,21 @@ static void put(blob *o, const void *p, size_t n)
     o->len += n;
 }
 
-static void put32(blob *o, uint32_t v) { put(o, &v, 4); }
-static void put64(blob *o, uint64_t v) { put(o, &v, 8); }
+void rec_put32(rec_blob *o, uint32_t v) { rec_put(o, &v, 4); }
+void rec_put64(rec_blob *o, uint64_t v) { rec_put(o, &v, 8); }
 
 /* A file with its size first (u64 or u32); missing files are empty. */
-static void put_file(blob *o, const char *path, int wide)
+static void put_file(rec_blob *o, const char *path, int wide)
 {
     size_t len = 0;
     char *b = slurp(path, &len);
 
     if (wide)
-        put64(o, b ? len : 0);
+        rec_put64(o, b ? len : 0);
     else
-        put32(o, b ? (uint32_t)len : 0);
+        rec_put32(o, b ? (uint32_t)len : 0);
     if (b)
-        put(o, b, len);
+        rec_put(o, b, len);
     free(b);
 }
 
@@ -141,27 +137,27 @@ uint8_t *rec_tracing_data_for(const char *const *sys, const char *const *name, s
     const char *fs = tracefs();
     char path[1024];
     uint8_t endian = 0, longsz = (uint8_t)sizeof(long);
-    blob o = { 0 };
+    rec_blob o = { 0 };
     size_t i, j, nsys = 0;
 
-    put(&o, magic, sizeof(magic));
-    put(&o, "0.6", 4);
-    put(&o, &endian, 1);
-    put(&o, &longsz, 1);
-    put32(&o, (uint32_t)sysconf(_SC_PAGESIZE));
-    put(&o, "header_page", 12);
+    rec_put(&o, magic, sizeof(magic));
+    rec_put(&o, "0.6", 4);
+    rec_put(&o, &endian, 1);
+    rec_put(&o, &longsz, 1);
+    rec_put32(&o, (uint32_t)sysconf(_SC_PAGESIZE));
+    rec_put(&o, "header_page", 12);
     snprintf(path, sizeof(path), "%s/events/header_page", fs);
     put_file(&o, path, 1);
-    put(&o, "header_event", 13);
+    rec_put(&o, "header_event", 13);
     snprintf(path, sizeof(path), "%s/events/header_event", fs);
     put_file(&o, path, 1);
-    put32(&o, 0);                                       /* ftrace formats */
+    rec_put32(&o, 0);                                       /* ftrace formats */
     for (i = 0; i < n; i++) {                           /* distinct systems */
         for (j = 0; j < i && strcmp(sys[j], sys[i]) != 0; j++)
             ;
         nsys += j == i;
     }
-    put32(&o, (uint32_t)nsys);
+    rec_put32(&o, (uint32_t)nsys);
     for (i = 0; i < n; i++) {
         uint32_t count = 0;
 
@@ -169,20 +165,20 @@ uint8_t *rec_tracing_data_for(const char *const *sys, const char *const *name, s
             ;
         if (j < i)
             continue;                                   /* system already written */
-        put(&o, sys[i], strlen(sys[i]) + 1);
+        rec_put(&o, sys[i], strlen(sys[i]) + 1);
         for (j = i; j < n; j++)
             count += strcmp(sys[j], sys[i]) == 0;
-        put32(&o, count);
+        rec_put32(&o, count);
         for (j = i; j < n; j++)
             if (strcmp(sys[j], sys[i]) == 0) {
                 snprintf(path, sizeof(path), "%s/events/%s/%s/format", fs, sys[j], name[j]);
                 put_file(&o, path, 1);
             }
     }
-    put32(&o, 0);                                       /* kallsyms */
+    rec_put32(&o, 0);                                       /* kallsyms */
     snprintf(path, sizeof(path), "%s/printk_formats", fs);
     put_file(&o, path, 0);
-    put64(&o, 0);                                       /* saved_cmdlines */
+    rec_put64(&o, 0);                                       /* saved_cmdlines */
     if (o.fail) {
         free(o.b);
         return NULL;
