@@ -82,8 +82,10 @@ int filter_cpus_parse(sample_filter *f, const char *arg)
                 return -1;
             p = end;
         }
-        while (a <= b)
-            f->cpus[a++] = 1;
+        for (; a <= b; a++) {
+            f->cpus_dup |= f->cpus[a];
+            f->cpus[a] = 1;
+        }
         if (*p == ',')
             p++;
         else if (*p)
@@ -182,13 +184,17 @@ int filter_cpu_ok(const sample_filter *f, int64_t cpu)
     return f->cpus == NULL || (cpu >= 0 && cpu < FILTER_MAX_CPUS && f->cpus[cpu]);
 }
 
+/* perf's check of -C before it reads a sample. A pipe stream's events and
+ * CPU count come later in the stream, so perf 6.1 finds every CPU too
+ * large there. */
 int filter_check_cpus(const sample_filter *f, ps_session *s)
 {
-    uint32_t nr = ps_session_features(s)->nr_cpus_avail;
-    size_t i, n = ps_session_nr_evsels(s);
+    int pipe = ps_session_header(s)->container == PS_CONTAINER_PIPE;
+    uint32_t nr = pipe ? 0 : ps_session_features(s)->nr_cpus_avail;
+    size_t i, n = pipe ? 0 : ps_session_nr_evsels(s);
     unsigned t;
 
-    for (t = 0; t < PERF_TYPE_MAX; t++) {
+    for (t = 0; t < PERF_TYPE_MAX && n > 0; t++) {
         for (i = 0; i < n; i++) {
             const ps_evsel *e = ps_session_evsel(s, i);
 
@@ -200,6 +206,10 @@ int filter_check_cpus(const sample_filter *f, ps_session *s)
             }
             break;
         }
+    }
+    if (f->cpus_dup) {          /* libperf's cpu map parser refuses duplicates */
+        fprintf(stderr, "Invalid cpu_list\n");
+        return -1;
     }
     for (i = nr < FILTER_MAX_CPUS ? nr : FILTER_MAX_CPUS; i < FILTER_MAX_CPUS; i++)
         if (f->cpus[i]) {

@@ -23,6 +23,7 @@ typedef struct sample_filter {
     filter_list    comms, pids, tids, events;
     filter_list    dsos, syms;      /* --dsos, -S/--symbols: of the sample ip */
     unsigned char *cpus;            /* owned; FILTER_MAX_CPUS flags, NULL: all */
+    int            cpus_dup;        /* a cpu listed twice: perf's "Invalid cpu_list" */
     const char    *time_str;        /* --time as given (Borrowed); NULL: none */
     const char    *cmd;             /* the command, for --time's messages */
     int            reltime;         /* script --reltime: --time from the first sample */
@@ -82,9 +83,10 @@ int  filter_time_resolve(const sample_filter *f, const char *cmd, const ps_featu
 /** Whether cpu passes --cpu (always without one). */
 int  filter_cpu_ok(const sample_filter *f, int64_t cpu);
 /**
- * perf_session__cpu_bitmap's checks, file mode: every event type samples
- * the cpu, and no cpu asked for is past the capture's. 0, or -1 with
- * perf's message printed. Call only with a --cpu list.
+ * perf_session__cpu_bitmap's checks: every event type samples the cpu,
+ * and no cpu asked for is past the capture's (in a pipe stream, where
+ * perf knows neither yet, every cpu is). 0, or -1 with perf's message
+ * printed. Call only with a --cpu list.
  */
 int  filter_check_cpus(const sample_filter *f, ps_session *s);
 /**

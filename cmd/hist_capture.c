@@ -85,6 +85,7 @@ typedef struct run {
     pend                    *pend;      /* owned: the waiting ones, in order */
     size_t                   npend, cappend;
     int                      conflict;  /* waiting showed: read again */
+    int                      started;   /* start() done */
     chain_slot              *cache;     /* CHAIN_CACHE slots, NULL: none */
     hist_cache              *hc;        /* rows by location; NULL: none */
     last_chain               last[2];   /* [cur]: the last chain; the other: room */
@@ -1422,8 +1423,20 @@ static int at_end(void *ctx, walk *w)
 static int on_first(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
                     uint64_t period);
 
+/* Before the first record: perf's -C checks, on the session's events */
+static int start(run *r, walk *w)
+{
+    r->started = 1;
+    return r->o->filter != NULL && r->o->filter->cpus != NULL &&
+           filter_check_cpus(r->o->filter, walk_session(w)) < 0 ? -1 : 0;
+}
+
 static int on_first_record(void *ctx, walk *w, const ps_event *ev)
 {
+    run *r = ctx;
+
+    if (!r->started && start(r, w) < 0)
+        return -1;
     walk_at_end(w, at_end);
     return on_record(ctx, w, ev);
 }
@@ -1431,6 +1444,10 @@ static int on_first_record(void *ctx, walk *w, const ps_event *ev)
 static int on_first(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
                     uint64_t period)
 {
+    run *r = ctx;
+
+    if (!r->started && start(r, w) < 0)
+        return -1;
     walk_at_end(w, at_end);
     walk_tp_funcs(w);
     return on_sample(ctx, w, ev, e, period);

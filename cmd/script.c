@@ -1078,7 +1078,8 @@ int cmd_script(int argc, char **argv)
         script_free(&sc);
         return EXIT_USAGE;
     }
-    if (!sc.pipe && (check_file_mode(&sc) < 0 || (sc.filter.cpus && filter_check_cpus(&sc.filter, sc.s) < 0))) {
+    if ((!sc.pipe && check_file_mode(&sc) < 0) ||
+        (sc.filter.cpus && filter_check_cpus(&sc.filter, sc.s) < 0)) {
         script_free(&sc);
         return EXIT_BADINPUT;
     }

@@ -93,6 +93,24 @@ check filter "$C/mthread-fp.data" "--comms worker-1,mt-main" "--no-children -g n
 check filter "$C/mthread-fp.data" "--comms worker-1 --children" "--children -g none --comms worker-1"
 check filter "$C/mthread-fp.data" "--tid 22983" "--no-children -g none --tid 22983"
 check filter "$C/sched-tp-syswide.data" "-C 1" "--no-children -g none --cpu 1 --sort comm,dso,sym"
+# -C refused as perf refuses it: events without the cpu field; any cpu of
+# a pipe stream (perf knows its CPUs only later in the stream); a cpu
+# listed twice; a cpu past the capture's
+for c in "$C/mthread-fp.data:1" "$C/pipe-mode.data:0" "$C/pipe-tracepoints.data:1,0-1" \
+         "$C/sched-tp-syswide.data:1,0-1" "$C/sched-tp-syswide.data:7"; do
+    f=${c%:*} cpu=${c##*:}
+    for cmd in report script; do
+        perf_run $cmd -i "$f" --cpu "$cpu" > /dev/null 2> "$TMPD/cpu.perf"
+        "$PERFSIFT" $cmd --cpu "$cpu" "$f" > "$TMPD/cpu.out" 2> "$TMPD/cpu.ours"
+        orc=$?
+        pm=$(head -1 "$TMPD/cpu.perf") om=$(head -1 "$TMPD/cpu.ours")
+        if [ $orc = 1 ] && [ -n "$pm" ] && [ "$pm" = "$om" ] && [ ! -s "$TMPD/cpu.out" ]; then
+            pass "$cmd --cpu $cpu $(basename "$f"): refused as perf does ($om)"
+        else
+            fail "$cmd --cpu $cpu $(basename "$f"): perf '$pm', perfsift rc $orc '$om'"
+        fi
+    done
+done
 check filter "$C/mthread-fp.data" "--time 10%/2" "--no-children -g none --time 10%/2"
 check filter "$C/mthread-fp.data" "--time 0%-30%,60%-70% --children" "--children -g none --time 0%-30%,60%-70%"
 # --dsos and -S (perf hides the rows a filtered sample makes, and keeps the
