@@ -599,7 +599,7 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
         lb_str(&sc->lb, e->name ? e->name : "[unknown]", name_width(sc));
         lb_mem(&sc->lb, ": ", 2);
     }
-    if (o->fields & F_FLAGS)    /* "  %-21s " of no flags */
+    if (sc->cfg.print_flags)    /* "  %-21s " of no flags */
         lb_str(&sc->lb, "", 24);
     if ((o->fields & F_TRACE) && smp->raw_data != NULL && print_trace(sc, ev) < 0)
         return -1;

@@ -45,6 +45,7 @@ typedef struct script_config {
     int      use_callchain;     /* perf's symbol_conf.use_callchain */
     int      no_callchain;      /* -G */
     int      allow_user_set;    /* HEADER_AUXTRACE: asked-for cpu, iregs may be missing */
+    int      print_flags;       /* "flags" in any -F: one switch for every type */
 } script_config;
 
 /** perf's output type of an attr type. */

@@ -206,7 +206,13 @@ int script_parse_fields(script_config *c, const char *arg)
             rc = -1;
             break;
         }
-        rc = apply_token(c, type, fn, remove);
+        /* perf 6.1 keeps "flags" out of its per-type fields: any -F that
+         * names it, with or without a type, turns the column on (or off,
+         * -flags) for every event */
+        if (fn->field == F_FLAGS)
+            c->print_flags = !remove;
+        else
+            rc = apply_token(c, type, fn, remove);
     }
     free(str);
     return rc;

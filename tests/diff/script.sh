@@ -161,4 +161,19 @@ for opts in "--time 10%/2" "--time 0%-10%,50%-60%" "--dsos [kernel.kallsyms]"; d
     fi
 done
 set +f
+# -F flags is one switch for every event type in perf 6.1, whatever type
+# the list names: captures with tracepoints and software events
+for f in "$ROOT/testdata/multi-sys.data" "$SHARED/corpus/captures/syscalls-tp.data"; do
+    for opts in "-F sw:+flags" "-F trace:comm,flags" "-F +flags -F sw:comm" "-F +flags -F -flags"; do
+        # shellcheck disable=SC2086
+        perf_run script $opts -i "$f" > "$TMPD/perf.txt" 2>/dev/null
+        # shellcheck disable=SC2086
+        "$PERFSIFT" script -q $opts "$f" > "$TMPD/ours.txt" 2>/dev/null
+        if [ -s "$TMPD/perf.txt" ] && cmp -s "$TMPD/perf.txt" "$TMPD/ours.txt"; then
+            pass "script $(basename "$f") [$opts]: flags for every type"
+        else
+            fail "script $(basename "$f") [$opts]: $(diff "$TMPD/perf.txt" "$TMPD/ours.txt" | grep -c '^[<>]') lines differ"
+        fi
+    done
+done
 finish
