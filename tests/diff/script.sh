@@ -129,51 +129,40 @@ while read -r f; do
     done
 done < <(all_captures)
 
+# same_as_perf WHAT FILE OPTS: perfsift script equals perf script there
+same_as_perf() {
+    # shellcheck disable=SC2086
+    perf_run script $3 -i "$2" > "$TMPD/perf.txt" 2>/dev/null
+    local prc=$?
+    # shellcheck disable=SC2086
+    "$PERFSIFT" script -q $3 "$2" > "$TMPD/ours.txt" 2>/dev/null
+    if [ $prc = 0 ] && cmp -s "$TMPD/perf.txt" "$TMPD/ours.txt"; then
+        pass "script $(basename "$2") [$3]: $1"
+    else
+        fail "script $(basename "$2") [$3]: $(diff "$TMPD/perf.txt" "$TMPD/ours.txt" | grep -c '^[<>]') lines differ"
+    fi
+}
 # --dsos leaves out samples whose ip is in no map (they have no DSO), as
 # perf's machine__resolve(): captures with such samples
 set -f      # "[kernel.kallsyms]" is no glob
 for f in "$SHARED/external/hotspot/cpp-recursion.perf.data" \
          "$SHARED/external/quipper/perf.data.lost_samples-4.4"; do
     for opts in "--dsos [kernel.kallsyms] -G" "--dsos libc.so.6"; do
-        # shellcheck disable=SC2086
-        perf_run script $opts -i "$f" > "$TMPD/perf.txt" 2>/dev/null
-        # shellcheck disable=SC2086
-        "$PERFSIFT" script -q $opts "$f" > "$TMPD/ours.txt" 2>/dev/null
-        if cmp -s "$TMPD/perf.txt" "$TMPD/ours.txt"; then
-            pass "script $(basename "$f") [$opts]: samples in no map left out"
-        else
-            fail "script $(basename "$f") [$opts]: $(diff "$TMPD/perf.txt" "$TMPD/ours.txt" | grep -c '^[<>]') lines differ"
-        fi
+        same_as_perf "samples in no map left out" "$f" "$opts"
     done
 done
 # PERF_SAMPLE_READ groups: each value's period is its increase since the
 # id's previous sample, filtered or not (perf splits before it filters)
-f=$SHARED/corpus/captures/sample-read-group.data
 for opts in "--time 10%/2" "--time 0%-10%,50%-60%" "--dsos [kernel.kallsyms]"; do
-    # shellcheck disable=SC2086
-    perf_run script $opts -i "$f" > "$TMPD/perf.txt" 2>/dev/null
-    # shellcheck disable=SC2086
-    "$PERFSIFT" script -q $opts "$f" > "$TMPD/ours.txt" 2>/dev/null
-    if [ -s "$TMPD/perf.txt" ] && cmp -s "$TMPD/perf.txt" "$TMPD/ours.txt"; then
-        pass "script $(basename "$f") [$opts]: read values' periods across filtered samples"
-    else
-        fail "script $(basename "$f") [$opts]: $(diff "$TMPD/perf.txt" "$TMPD/ours.txt" | grep -c '^[<>]') lines differ"
-    fi
+    same_as_perf "read values' periods across filtered samples" \
+        "$SHARED/corpus/captures/sample-read-group.data" "$opts"
 done
 set +f
 # -F flags is one switch for every event type in perf 6.1, whatever type
 # the list names: captures with tracepoints and software events
 for f in "$ROOT/testdata/multi-sys.data" "$SHARED/corpus/captures/syscalls-tp.data"; do
     for opts in "-F sw:+flags" "-F trace:comm,flags" "-F +flags -F sw:comm" "-F +flags -F -flags"; do
-        # shellcheck disable=SC2086
-        perf_run script $opts -i "$f" > "$TMPD/perf.txt" 2>/dev/null
-        # shellcheck disable=SC2086
-        "$PERFSIFT" script -q $opts "$f" > "$TMPD/ours.txt" 2>/dev/null
-        if [ -s "$TMPD/perf.txt" ] && cmp -s "$TMPD/perf.txt" "$TMPD/ours.txt"; then
-            pass "script $(basename "$f") [$opts]: flags for every type"
-        else
-            fail "script $(basename "$f") [$opts]: $(diff "$TMPD/perf.txt" "$TMPD/ours.txt" | grep -c '^[<>]') lines differ"
-        fi
+        same_as_perf "flags for every type" "$f" "$opts"
     done
 done
 finish
