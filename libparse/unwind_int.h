@@ -187,8 +187,9 @@ int  ps_unwind__gate_open(ps_unwinder *u, const ps_maps *s, uint64_t t);
 
 /* unwind_space.c: one Dwfl per process, its modules reported on demand */
 /* The load bias of the file mapped by map (its PT_LOAD at map->pgoff, or
- * the one map->pgoff falls in: a segment split by mprotect()). */
-uint64_t ps_unwind__load_bias(Elf *elf, const ps_map *map);
+ * the one map->pgoff falls in: a segment split by mprotect()); where two
+ * PT_LOADs share that page, the one c's process maps the file by. */
+uint64_t ps_unwind__load_bias(Elf *elf, const ps_map *map, const struct ctx *c);
 void ps_unwind__space_reset(struct space *sp);
 struct space *ps_unwind__space_get(ps_unwinder *u, uint32_t pid);
 int  ps_unwind__report_sample(ps_unwinder *u, struct space *sp, const struct ctx *c);

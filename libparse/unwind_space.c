@@ -24,6 +24,7 @@
  * space's Dwfl, module and seen arrays (ps_unwinder__free() frees them).
  */
 #include <gelf.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "sym_io.h"
 #include "unwind_int.h"
@@ -107,10 +108,45 @@ static struct module *mod_add(struct space *sp)
     return &sp->mods[sp->nr_mods++];
 }
 
-/* The load bias of map's file: the PT_LOAD mapped at map->pgoff sits at
- * map->start. ET_EXEC files have none. */
-uint64_t ps_unwind__load_bias(Elf *elf, const ps_map *map)
+/* Whether c's process maps the file of map at bias: each executable
+ * PT_LOAD's page, bias on, is an executable map of the same file at that
+ * segment's page offset (the code maps are the ones no mprotect() of
+ * ld.so changes). */
+static int bias_seen(const struct ctx *c, Elf *elf, size_t n, const ps_map *map, uint64_t bias)
 {
+    size_t i;
+    int seen = 0;
+
+    for (i = 0; i < n; i++) {
+        const ps_map *other;
+        GElf_Phdr ph;
+
+        if (gelf_getphdr(elf, (int)i, &ph) == NULL || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+            continue;
+        other = ps_machine__find_user_map(c->u->m, c->smp->pid, c->smp->tid, c->t,
+                                          bias + (ph.p_vaddr & PAGE_MASK));
+        if (other == NULL || other->pgoff != (ph.p_offset & PAGE_MASK) ||
+            (other->is_mmap2 && !(other->prot & PROT_EXEC)) ||
+            strcmp(other->filename, map->filename) != 0)
+            return 0;
+        seen = 1;
+    }
+    return seen;
+}
+
+/* The load bias of map's file: the PT_LOAD mapped at map->pgoff sits at
+ * map->start. ET_EXEC files have none. Two PT_LOADs can share a file page
+ * (ld puts the read-only segment and the start of the RW one in one page:
+ * offsets 0x2000 and 0x2dc0, vaddrs 0x2000 and 0x3dc0; lld puts all of a
+ * small file's segments in page 0); a map of that page (the RELRO page,
+ * when a register points there first; lld's code) then says nothing of
+ * which one it is, and the first would shift the whole module by a page,
+ * so its CFI misses every pc. The file's code maps in c's process decide
+ * (c may be NULL, or none fits: the first one is taken). */
+uint64_t ps_unwind__load_bias(Elf *elf, const ps_map *map, const struct ctx *c)
+{
+    uint64_t first = 0;
+    int found = 0;
     GElf_Ehdr eh;
     size_t i, n;
 
@@ -118,11 +154,19 @@ uint64_t ps_unwind__load_bias(Elf *elf, const ps_map *map)
         return 0;
     for (i = 0; i < n; i++) {
         GElf_Phdr ph;
+        uint64_t bias;
 
-        if (gelf_getphdr(elf, (int)i, &ph) != NULL && ph.p_type == PT_LOAD &&
-            (ph.p_offset & PAGE_MASK) == map->pgoff)
-            return map->start - (ph.p_vaddr & PAGE_MASK);
+        if (gelf_getphdr(elf, (int)i, &ph) == NULL || ph.p_type != PT_LOAD ||
+            (ph.p_offset & PAGE_MASK) != map->pgoff)
+            continue;
+        bias = map->start - (ph.p_vaddr & PAGE_MASK);
+        if (c != NULL && bias_seen(c, elf, n, map, bias))
+            return bias;
+        if (!found++)
+            first = bias;
     }
+    if (found)
+        return first;
     /* A map that starts inside a segment: what is left of one after an
      * mprotect() split it (the RELRO page of a data segment made read-only
      * leaves the rest at the next page's offset). The segment's vaddr need
@@ -176,7 +220,8 @@ static int has_eh_frame_hdr(Elf *elf)
 
 /* Report map's file to sp's Dwfl (inside a report session). An own [vdso]
  * has no file: its module spans the map, and image_elf() gives its ELF. */
-static void report_file(ps_unwinder *u, struct space *sp, const ps_map *map)
+static void report_file(ps_unwinder *u, struct space *sp, const struct ctx *c,
+                        const ps_map *map)
 {
     struct module *md = mod_add(sp);
     const struct dso_file *f = ps_unwind__dso_file(u, map);
@@ -206,7 +251,7 @@ static void report_file(ps_unwinder *u, struct space *sp, const ps_map *map)
         Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 
         if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
-            md->bias = ps_unwind__load_bias(elf, map);
+            md->bias = ps_unwind__load_bias(elf, map, c);
             md->eh_frame_hdr = has_eh_frame_hdr(elf);
             md->elf_base = elf_base(elf);
             elf_end(elf);
@@ -337,7 +382,8 @@ static int collect(const struct ctx *c, struct wanted *w)
 
 /* Make sp's Dwfl know every file w names, rebuilding it if the process
  * changed. @return 0, or -1 when the Dwfl cannot be used */
-static int report_wanted(ps_unwinder *u, struct space *sp, const struct wanted *w)
+static int report_wanted(ps_unwinder *u, struct space *sp, const struct ctx *c,
+                         const struct wanted *w)
 {
     size_t i, todo = 0;
 
@@ -361,7 +407,7 @@ static int report_wanted(ps_unwinder *u, struct space *sp, const struct wanted *
         int st = map_state(sp, w->maps[i]);
 
         if (st > 0)
-            report_file(u, sp, w->maps[i]);
+            report_file(u, sp, c, w->maps[i]);
         /* a map of the file inside no module (its .bss, say) is fine too */
         if (st >= 0 && seen_add(sp, w->maps[i]) < 0)
             break;
@@ -376,7 +422,7 @@ static int report_wanted(ps_unwinder *u, struct space *sp, const struct wanted *
 int ps_unwind__report_sample(ps_unwinder *u, struct space *sp, const struct ctx *c)
 {
     struct wanted w = { NULL, 0, 0 };
-    int rc = collect(c, &w) < 0 || report_wanted(u, sp, &w) < 0 ? -1 : 0;
+    int rc = collect(c, &w) < 0 || report_wanted(u, sp, c, &w) < 0 ? -1 : 0;
 
     free(w.maps);
     return rc;
@@ -419,7 +465,7 @@ int ps_unwind__report_addr(ps_unwinder *u, struct space *sp, const struct ctx *c
     if (st > 0) {
         struct wanted w = { &map, 1, 1 };
 
-        if (report_wanted(u, sp, &w) < 0)
+        if (report_wanted(u, sp, c, &w) < 0)
             return -1;
     }
     if (sp->ok_gen != sp->gen) {

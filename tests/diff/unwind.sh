@@ -11,7 +11,8 @@
 #  3. A child that a shell forks and execs (testdata/dwarf-forkexec.data):
 #     perf looks its ld.so and libc FDEs up at its parent's base. One that
 #     maps its libc as data (testdata/dwarf-datamap.data): at that base
-#     too, but for the pcs libunwind has cached.
+#     too, but for the pcs libunwind has cached. One whose first sample
+#     names the binary by its RELRO page (testdata/dwarf-datareg.data).
 #  4. -F iregs,uregs print the registers as perf does.
 #  5. The [vdso] (testdata/dwarf-vdso.data, recorded without the BUILD_ID
 #     feature): perf unwinds through it with its own vdso's CFI, so the
@@ -143,6 +144,21 @@ sys.exit(not (code and data and min(data) < min(code) and min(samples) > 20))' &
     pass "unwind dwarf-datamap.data: libc mapped as data below the running libc, samples before and after" ||
     fail "unwind dwarf-datamap.data: no libc data map below the running libc between samples (re-record it: testdata/dwarf/build.sh datamap)"
 same "dwarf-datamap.data, inline frames" "$DM" --inline
+
+# dwarf-datareg.data: the first sample names the binary by its RELRO page,
+# whose file page two PT_LOADs share (libparse/unwind_space.c); the load
+# bias must be the one the binary's other maps agree with, or its frames
+# have no CFI and every chain stops at walk().
+DR="$ROOT/testdata/dwarf-datareg.data"
+n=$(perf_run script -F ip,sym -i "$DR" 2>/dev/null | grep -c ' main$')
+if [ "$n" -gt 40 ]; then
+    pass "unwind dwarf-datareg.data: perf unwinds $n chains through main"
+else
+    fail "unwind dwarf-datareg.data: only $n chains reach main (re-record it: testdata/dwarf/build.sh datareg)"
+fi
+same "dwarf-datareg.data, inline frames" "$DR" --inline
+same "dwarf-datareg.data, srcline" "$DR" -F +srcline
+same "dwarf-datareg-lld.data (every map at offset 0)" "$ROOT/testdata/dwarf-datareg-lld.data" --inline
 
 # -F iregs/uregs (cmd/script_regs.c): the registers as perf prints them,
 # after the call chain or srcline; asked for where the samples have none,

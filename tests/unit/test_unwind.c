@@ -713,9 +713,9 @@ static void test_load_bias_of_a_split_segment(void)
     rest = text;
     rest.start = base + 0x4000;             /* vaddr 0x4000: offset 0x3000 */
     rest.pgoff = 0x3000;
-    CHECK(ps_unwind__load_bias(elf, &text) == base);
-    CHECK(ps_unwind__load_bias(elf, &relro) == base);
-    CHECK(ps_unwind__load_bias(elf, &rest) == base);
+    CHECK(ps_unwind__load_bias(elf, &text, NULL) == base);
+    CHECK(ps_unwind__load_bias(elf, &relro, NULL) == base);
+    CHECK(ps_unwind__load_bias(elf, &rest, NULL) == base);
     elf_end(elf);
 }
 
