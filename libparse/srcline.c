@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "bfdsym.h"
+#include "dwcu.h"
 #include "dwfunc.h"
 #include "dwimage.h"
 #include "dwline.h"
@@ -60,6 +61,8 @@ typedef struct srcfile {
     ps_dwlines      *lines;     /* owned: .debug_line as binutils reads it */
     ps_bfdsyms      *syms;      /* owned: .symtab as binutils reads it */
     ps_dwfuncs      *funcs;     /* owned: each CU's functions as binutils has them */
+    ps_dwcus        *cus;       /* owned: the CUs by their own ranges, where
+                                 * .debug_aranges misses (dwcu.h) */
     int              no_dwarf;  /* binutils refuses its DWARF: symbols only */
     ps_u64map        bfd_files; /* libdw's name of a line-table file -> binutils'
                                  * (see bfd_filename) */
@@ -174,11 +177,13 @@ static void elf_close(Elf **elf, int *fd)
 static void file_close(srcfile *f)
 {
     ps_dwfuncs__free(f->funcs);
+    ps_dwcus__free(f->cus);
     ps_dwlines__free(f->lines);
     ps_bfdsyms__free(f->syms);
     if (f->dw != NULL)
         dwarf_end(f->dw);
     f->funcs = NULL;
+    f->cus = NULL;
     f->lines = NULL;
     f->syms = NULL;
     f->dw = NULL;
@@ -249,7 +254,8 @@ static void file_open(srcfile *f)
 
         (void)dwarf_getaranges(f->dw, &ar, &nr);
     }
-    if (f->dw != NULL && (f->funcs = ps_dwfuncs__new()) == NULL)
+    if (f->dw != NULL &&
+        ((f->funcs = ps_dwfuncs__new()) == NULL || (f->cus = ps_dwcus__new()) == NULL))
         file_close(f);
 }
 
@@ -615,6 +621,17 @@ static int line_of(srcfile *f, Dwarf_Die *cu, uint64_t addr, const char **file, 
     return 1;
 }
 
+/* The CU of addr: binutils reads every unit's own ranges; libdw's
+ * dwarf_addrdie() only .debug_aranges, which clang does not emit, so the
+ * units' ranges answer where it finds nothing.
+ * @return 1 found, 0 not, -1 out of memory */
+static int unit_of(srcfile *f, uint64_t addr, Dwarf_Die *cu)
+{
+    if (dwarf_addrdie(f->dw, addr, cu) != NULL)
+        return 1;
+    return ps_dwcus__find(f->cus, f->dw, addr, cu);
+}
+
 /* The records addr2line prints for addr: the innermost function with the
  * line, then, if it was inlined, each function around it with the place
  * of the call. @return 0, -1 out of memory */
@@ -624,11 +641,13 @@ static int answer(srcfile *f, uint64_t addr, loclist *out)
     const char *file = NULL, *name;
     unsigned line = 0;
     long n = 0, i;
-    int row = 0, linkage;
+    int row = 0, linkage, found = 0;
 
     if (!ps_bfdsyms__in_section(f->syms, addr))
         return 0;
-    if (f->dw != NULL && dwarf_addrdie(f->dw, addr, &cu) != NULL) {
+    if (f->dw != NULL && (found = unit_of(f, addr, &cu)) < 0)
+        return -1;
+    if (found) {
         if ((row = line_of(f, &cu, addr, &file, &line)) < 0 ||
             (n = ps_dwfuncs__chain(f->funcs, &cu, addr, chain, PS_ARRAY_SIZE(chain))) < 0)
             return -1;
