@@ -60,14 +60,36 @@ static int add_range(cutab *c, uint64_t lo, uint64_t hi, size_t f)
     return 0;
 }
 
-/* A function DIE: kept (with its ranges) when it has code.
- * @return its index, -2 when it has none, -1 out of memory */
-static long add_function(cutab *c, Dwarf_Die *die, long parent)
+/* The ranges binutils 2.40 reads for a function DIE into c, for function
+ * f. It reads DW_AT_ranges only in a form it takes for an integer: a
+ * DWARF 5 DW_FORM_rnglistx (clang's, for every inlined instance in pieces)
+ * is left out, and the DIE has whatever DW_AT_low_pc/high_pc give: usually
+ * nothing, so addr2line never names that instance, and its caller is the
+ * innermost function there. @return 0, -1 out of memory */
+static int add_ranges(cutab *c, Dwarf_Die *die, size_t f)
 {
     Dwarf_Addr base, lo, hi;
+    Dwarf_Attribute a;
     ptrdiff_t off = 0;
-    size_t before = c->nr_r, guard = 0;
+    size_t guard = 0;
 
+    if (dwarf_attr(die, DW_AT_ranges, &a) != NULL && dwarf_whatform(&a) == DW_FORM_rnglistx) {
+        if (dwarf_lowpc(die, &lo) == 0 && dwarf_highpc(die, &hi) == 0 && hi > lo)
+            return add_range(c, lo, hi, f);
+        return 0;
+    }
+    while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0 && guard++ < 65536)
+        if (hi > lo && add_range(c, lo, hi, f) < 0)
+            return -1;
+    return 0;
+}
+
+/* A function DIE, with its ranges if it has code. One without still
+ * counts as the function around the DIEs inside it (binutils'
+ * nested_funcs takes every function DIE).
+ * @return its index, -1 out of memory */
+static long add_function(cutab *c, Dwarf_Die *die, long parent)
+{
     if (c->nr_fns == c->cap_fns) {
         size_t n = c->cap_fns ? c->cap_fns * 2 : 64;
         fn *v = realloc(c->fns, n * sizeof(*v));
@@ -77,11 +99,8 @@ static long add_function(cutab *c, Dwarf_Die *die, long parent)
         c->fns = v;
         c->cap_fns = n;
     }
-    while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0 && guard++ < 65536)
-        if (hi > lo && add_range(c, lo, hi, c->nr_fns) < 0)
-            return -1;
-    if (c->nr_r == before)
-        return -2;
+    if (add_ranges(c, die, c->nr_fns) < 0)
+        return -1;
     c->fns[c->nr_fns].die = *die;
     c->fns[c->nr_fns].parent = parent;
     return (long)c->nr_fns++;
@@ -104,10 +123,9 @@ static int build(cutab *c, Dwarf_Die *cu)
         if (is_function(dwarf_tag(&st[sp]))) {
             long idx = add_function(c, &st[sp], enc[sp]);
 
-            if (idx == -1)
+            if (idx < 0)
                 return -1;
-            if (idx >= 0)
-                mine = idx;
+            mine = idx;
         }
         if (dwarf_haschildren(&st[sp]) > 0 && sp + 1 < MAX_DEPTH &&
             dwarf_child(&st[sp], &st[sp + 1]) == 0) {

@@ -4,7 +4,8 @@
  * them for addr2line: every DW_TAG_subprogram, inlined_subroutine and
  * entry_point with code, at any depth (a method of a class local to a
  * function sits three levels down), each linked to the nearest function
- * DIE around it. The function of an address is the one with the shortest
+ * DIE around it (with code or not). Code as binutils reads it: a
+ * DW_FORM_rnglistx DW_AT_ranges (clang's) is not read. The function of an address is the one with the shortest
  * range holding it, the last in DIE order of equals (gas gives each alias
  * of an assembly function its own DIE, and addr2line names the last).
  *

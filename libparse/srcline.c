@@ -663,7 +663,10 @@ static int answer(srcfile *f, uint64_t addr, loclist *out)
         return -1;
     if (dwarf_tag(&chain[0]) != DW_TAG_inlined_subroutine)
         return 0;
-    for (i = 1; i < n && out->nr <= MAX_INLINE_NEST; i++) {
+    /* binutils links only an inlined instance to its caller: the chain
+     * ends at the first function that is not one */
+    for (i = 1; i < n && out->nr <= MAX_INLINE_NEST &&
+                dwarf_tag(&chain[i - 1]) == DW_TAG_inlined_subroutine; i++) {
         call_site(f, &cu, &chain[i - 1], &file, &line);
         if (loc_push(out, function_name(f, &cu, &chain[i], &linkage), file, line) < 0)
             return -1;

@@ -2,10 +2,10 @@
 # build.sh - rebuild testdata/dwarf-inline.data, testdata/dwarf-shlib.data,
 # testdata/dwarf-vdso.data, testdata/dwarf-nocfi.data and
 # testdata/dwarf-forkexec.data, testdata/dwarf-datamap.data,
-# testdata/dwarf-datareg.data and the binaries they name; with arguments
-# (inline, shlib, vdso, nocfi, forkexec, datamap, datareg) only those. Run
-# as root (perf record), from anywhere:
-#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec] [datamap] [datareg]
+# testdata/dwarf-datareg.data, testdata/dwarf-clang.data and the binaries
+# they name; with arguments (inline, shlib, vdso, nocfi, forkexec, datamap,
+# datareg, clang) only those. Run as root (perf record), from anywhere:
+#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec] [datamap] [datareg] [clang]
 # The sources are compiled inside /tmp/perfsift-dwarf (the path the captures
 # record, and DW_AT_comp_dir, so nothing names the checkout), recorded there
 # with perf 6.1 (an empty HOME, no build-id cache), then the binaries are
@@ -97,12 +97,21 @@ build_datareg() {
     cp datareg datareg-lld "$SRC"/
 }
 
+# inline.c built by clang: no .debug_aranges, and inlined instances in
+# pieces whose DW_AT_ranges is a DW_FORM_rnglistx, which binutils 2.40
+# does not read (libparse/dwcu.c, dwfunc.c)
+build_clang() {
+    clang "${CFLAGS[@]}" -o inline-clang inline.c
+    rec clang "-F 300 --call-graph dwarf,1024" ./inline-clang
+    cp inline-clang "$SRC"/
+}
+
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec datamap datareg)
+[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec datamap datareg clang)
 for t in "${targets[@]}"; do
     case $t in
-    inline|shlib|vdso|nocfi|forkexec|datamap|datareg) ;;
-    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi, forkexec, datamap, datareg)" >&2; exit 2 ;;
+    inline|shlib|vdso|nocfi|forkexec|datamap|datareg|clang) ;;
+    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi, forkexec, datamap, datareg, clang)" >&2; exit 2 ;;
     esac
 done
 for t in "${targets[@]}"; do

@@ -120,6 +120,10 @@ EOF
                 g++ -O$o -gdwarf-$v -o "$T/cc$v$o" "$T/t.cc" || return 1
         done
     done
+    # clang: no .debug_aranges, inlined instances with DW_FORM_rnglistx ranges
+    if command -v clang >/dev/null; then
+        clang -O2 -g -o "$T/k52" "$T/m.c" && clang++ -O2 -g -o "$T/kk52" "$T/t.cc" || return 1
+    fi
     $CC -O2 -o "$T/nodebug" "$T/m.c" && $CC -g -o "$T/asm" "$T/a.S" &&
         g++ -O2 -g -o "$T/regex" "$T/rx.cc"
 }
@@ -180,8 +184,11 @@ fi
 for p in c40 c42 c50 c52 cc40 cc42 cc50 cc52 nodebug asm; do
     compare "$T/$p" "$p" 400
 done
+for p in k52 kk52; do
+    [ -f "$T/$p" ] && compare "$T/$p" "$p (clang)" 400
+done
 compare "$T/regex" regex 4000
-for p in inline shlib libwork.so; do
+for p in inline inline-clang shlib libwork.so; do
     compare "$ROOT/testdata/dwarf/$p" "testdata/dwarf/$p" 400
 done
 for p in "$SHARED"/corpus/symfs/tmp/perfcorpus/bin/*; do
