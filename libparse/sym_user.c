@@ -145,16 +145,16 @@ static int cand_open(ps_symbols *s, const ps_loadctx *x, const char *path, ps_sy
     return ps_symsrc__open(ss, path, NULL, 0, bid, x->bid_size);
 }
 
-/* map__rip_2objdump() for a user DSO: perf adjusts the addresses of
- * executables, relocatables, the vdso and prelinked files by .text's
- * address - offset (perf's dso->text_offset), and no others. */
-static uint64_t objdump_delta(const ps_symsrc *run, int is_vdso)
+/* map__rip_2objdump() for a user DSO: perf 6.1 adjusts the symbols of
+ * every user-space file (symsrc__init() sets adjust_symbols for them), so
+ * it moves every address it hands addr2line by .text's address - offset
+ * (dso->text_offset), ET_DYN files included: 0 for what GNU ld links,
+ * a page for a PIE whose segments lld (rustc's linker) places a page
+ * past their file offsets. */
+static uint64_t objdump_delta(const ps_symsrc *run)
 {
     GElf_Shdr sh;
 
-    if (!(run->ehdr.e_type == ET_EXEC || run->ehdr.e_type == ET_REL || is_vdso ||
-          ps_elf__section_by_name(run->elf, &run->ehdr, &sh, ".gnu.prelink_undo", NULL)))
-        return 0;
     if (ps_elf__section_by_name(run->elf, &run->ehdr, &sh, ".text", NULL) == NULL)
         return 0;
     return sh.sh_addr - sh.sh_offset;
@@ -192,7 +192,7 @@ static void load_user_dso(ps_symbols *s, ps_symtree *t, ps_loadctx *x)
     if (syms == NULL) syms = run;
     if (run == NULL) run = syms;
     if (run != NULL)
-        x->objdump_delta = objdump_delta(run, x->is_vdso);
+        x->objdump_delta = objdump_delta(run);
     if (syms != NULL && (nr = ps_symsrc__load(t, syms, run, &s->arena, s->demangle)) > 0)
         ps_plt__synthesize(t, run, &s->arena, s->demangle);
     while (used > 0)

@@ -2,10 +2,11 @@
 # build.sh - rebuild testdata/dwarf-inline.data, testdata/dwarf-shlib.data,
 # testdata/dwarf-vdso.data, testdata/dwarf-nocfi.data and
 # testdata/dwarf-forkexec.data, testdata/dwarf-datamap.data,
-# testdata/dwarf-datareg.data, testdata/dwarf-clang.data and the binaries
-# they name; with arguments (inline, shlib, vdso, nocfi, forkexec, datamap,
-# datareg, clang) only those. Run as root (perf record), from anywhere:
-#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec] [datamap] [datareg] [clang]
+# testdata/dwarf-datareg.data, testdata/dwarf-clang.data,
+# testdata/dwarf-lld.data and the binaries they name; with arguments
+# (inline, shlib, vdso, nocfi, forkexec, datamap, datareg, clang, lld)
+# only those. Run as root (perf record), from anywhere:
+#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec] [datamap] [datareg] [clang] [lld]
 # The sources are compiled inside /tmp/perfsift-dwarf (the path the captures
 # record, and DW_AT_comp_dir, so nothing names the checkout), recorded there
 # with perf 6.1 (an empty HOME, no build-id cache), then the binaries are
@@ -106,12 +107,21 @@ build_clang() {
     cp inline-clang "$SRC"/
 }
 
+# inline.c linked by lld: its segments sit a page past their file
+# offsets, and perf hands addr2line addresses moved by .text's address -
+# offset (libparse/sym_user.c, objdump_delta())
+build_lld() {
+    gcc "${CFLAGS[@]}" -fuse-ld=lld -o inline-lld inline.c
+    rec lld "-F 300 --call-graph dwarf,1024" ./inline-lld
+    cp inline-lld "$SRC"/
+}
+
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec datamap datareg clang)
+[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec datamap datareg clang lld)
 for t in "${targets[@]}"; do
     case $t in
-    inline|shlib|vdso|nocfi|forkexec|datamap|datareg|clang) ;;
-    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi, forkexec, datamap, datareg, clang)" >&2; exit 2 ;;
+    inline|shlib|vdso|nocfi|forkexec|datamap|datareg|clang|lld) ;;
+    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi, forkexec, datamap, datareg, clang, lld)" >&2; exit 2 ;;
     esac
 done
 for t in "${targets[@]}"; do

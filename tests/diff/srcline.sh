@@ -188,7 +188,7 @@ for p in k52 kk52; do
     [ -f "$T/$p" ] && compare "$T/$p" "$p (clang)" 400
 done
 compare "$T/regex" regex 4000
-for p in inline inline-clang shlib libwork.so; do
+for p in inline inline-clang inline-lld shlib libwork.so; do
     compare "$ROOT/testdata/dwarf/$p" "testdata/dwarf/$p" 400
 done
 for p in "$SHARED"/corpus/symfs/tmp/perfcorpus/bin/*; do
