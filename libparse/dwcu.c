@@ -5,8 +5,10 @@
 #include "dwcu.h"
 
 #include <dwarf.h>
+#include <gelf.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_RANGES 65536        /* per unit: a bound for hostile lists */
 
@@ -17,9 +19,11 @@ typedef struct curng {
 } curng;
 
 struct ps_dwcus {
-    curng  *r;                  /* owned, sorted by lo */
-    size_t  nr, cap;
-    int     built;
+    curng    *r;                /* owned, sorted by lo */
+    size_t    nr, cap;
+    int       built;
+    int       stop_known;
+    Dwarf_Off stop;             /* the first unit BFD fails on, or UINT64_MAX */
 };
 
 ps_dwcus *ps_dwcus__new(void)
@@ -85,6 +89,108 @@ static int build(ps_dwcus *t, Dwarf *dw)
     }
     qsort(t->r, t->nr, sizeof(*t->r), by_lo);
     return 0;
+}
+
+/* The bytes of section name in dw's file, or NULL (missing, compressed). */
+static Elf_Data *section_data(Dwarf *dw, const char *name)
+{
+    Elf *elf = dwarf_getelf(dw);
+    Elf_Scn *scn = NULL;
+    size_t shstrndx;
+
+    if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        const char *n;
+
+        if (gelf_getshdr(scn, &sh) != NULL && (n = elf_strptr(elf, shstrndx, sh.sh_name)) != NULL &&
+            strcmp(n, name) == 0)
+            return (sh.sh_flags & SHF_COMPRESSED) ? NULL : elf_getdata(scn, NULL);
+    }
+    return NULL;
+}
+
+static int skip_uleb(const uint8_t **p, const uint8_t *end)
+{
+    while (*p < end)
+        if ((*(*p)++ & 0x80) == 0)
+            return 0;
+    return -1;
+}
+
+/* BFD's read_rnglists() over the list at off: 0 when it reads it to its
+ * end, -1 where it gives up (an x-form or unknown entry, the section's
+ * end). */
+static int bfd_rnglist(const Elf_Data *d, uint64_t off, unsigned addr_size)
+{
+    const uint8_t *p = (const uint8_t *)d->d_buf + off, *end = (const uint8_t *)d->d_buf + d->d_size;
+    size_t guard = 0;
+
+    if (off >= d->d_size)
+        return -1;
+    while (p < end && guard++ < MAX_RANGES) {
+        switch (*p++) {
+        case DW_RLE_end_of_list:
+            return 0;
+        case DW_RLE_base_address:
+            p += addr_size;
+            break;
+        case DW_RLE_start_length:
+            p += addr_size;
+            if (p > end || skip_uleb(&p, end) < 0)
+                return -1;
+            break;
+        case DW_RLE_offset_pair:
+            if (skip_uleb(&p, end) < 0 || skip_uleb(&p, end) < 0)
+                return -1;
+            break;
+        case DW_RLE_start_end:
+            p += 2 * addr_size;
+            break;
+        default:                /* the x-forms: "TODO" in BFD 2.40 */
+            return -1;
+        }
+    }
+    return -1;
+}
+
+/* Whether BFD's parse_comp_unit() fails on the unit of cudie: a DWARF 5
+ * DW_AT_ranges it reads (a section offset; rnglistx it skips) whose list
+ * it cannot read. */
+static int bfd_fails(Dwarf_Die *cudie, Elf_Data *rl)
+{
+    Dwarf_Attribute a;
+    Dwarf_Word off;
+    uint8_t addr_size;
+    Dwarf_Half version;
+
+    if (rl == NULL || dwarf_attr(cudie, DW_AT_ranges, &a) == NULL ||
+        dwarf_whatform(&a) != DW_FORM_sec_offset || dwarf_formudata(&a, &off) != 0 ||
+        dwarf_cu_info(cudie->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) != 0 || version < 5 ||
+        dwarf_diecu(cudie, &(Dwarf_Die){ 0 }, &addr_size, NULL) == NULL)
+        return 0;
+    return bfd_rnglist(rl, off, addr_size) < 0;
+}
+
+int ps_dwcus__readable(ps_dwcus *t, Dwarf *dw, Dwarf_Die *cu)
+{
+    if (!t->stop_known) {
+        Elf_Data *rl = section_data(dw, ".debug_rnglists");
+        Dwarf_CU *u = NULL;
+        Dwarf_Die cudie;
+        uint8_t type;
+
+        t->stop_known = 1;
+        t->stop = UINT64_MAX;
+        while (rl != NULL && dwarf_get_units(dw, u, &u, NULL, &type, &cudie, NULL) == 0) {
+            if (bfd_fails(&cudie, rl)) {
+                t->stop = dwarf_dieoffset(&cudie);
+                break;
+            }
+        }
+    }
+    return dwarf_dieoffset(cu) < t->stop;
 }
 
 int ps_dwcus__find(ps_dwcus *t, Dwarf *dw, uint64_t addr, Dwarf_Die *cu)

@@ -27,6 +27,16 @@ ps_dwcus *ps_dwcus__new(void);
 void ps_dwcus__free(ps_dwcus *t);
 
 /**
+ * Whether binutils reads the unit of cu at all. BFD 2.40 stops at the
+ * first unit whose DW_AT_ranges list (DWARF 5, a section offset) has an
+ * entry it cannot read -- the x-forms, that take addresses from
+ * .debug_addr, as in gcc's -gsplit-dwarf skeleton units -- and reads no
+ * unit after it: addr2line finds nothing in them (symbols only).
+ * @return 1 read, 0 not
+ */
+int ps_dwcus__readable(ps_dwcus *t, Dwarf *dw, Dwarf_Die *cu);
+
+/**
  * The unit DIE of dw whose own ranges hold addr (the first in section
  * order), into *cu. The table is built on the first call.
  * @return 1 found, 0 none, -1 out of memory

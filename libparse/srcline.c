@@ -627,9 +627,10 @@ static int line_of(srcfile *f, Dwarf_Die *cu, uint64_t addr, const char **file, 
  * @return 1 found, 0 not, -1 out of memory */
 static int unit_of(srcfile *f, uint64_t addr, Dwarf_Die *cu)
 {
-    if (dwarf_addrdie(f->dw, addr, cu) != NULL)
-        return 1;
-    return ps_dwcus__find(f->cus, f->dw, addr, cu);
+    int rc = dwarf_addrdie(f->dw, addr, cu) != NULL ? 1 : ps_dwcus__find(f->cus, f->dw, addr, cu);
+
+    /* a unit binutils never reads (dwcu.h): nothing there */
+    return rc > 0 ? ps_dwcus__readable(f->cus, f->dw, cu) : rc;
 }
 
 /* The records addr2line prints for addr: the innermost function with the
