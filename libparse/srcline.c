@@ -148,8 +148,29 @@ static int insane(int fd, Elf_Scn *scn)
     return size > (uint64_t)st.st_size;
 }
 
-/* The .debug_line bytes (decompressed) for the BFD-style decoder. */
-static ps_dwlines *line_programs(Elf *elf, Elf_Scn *scn)
+/* The line table section: .debug_line, or gcc -gz=zlib-gnu's
+ * .zdebug_line, which BFD reads too. *gnu says which. */
+static Elf_Scn *line_section(Elf *elf, int *gnu)
+{
+    Elf_Scn *scn = section(elf, ".debug_line");
+
+    *gnu = scn == NULL;
+    return scn != NULL ? scn : section(elf, ".zdebug_line");
+}
+
+/* Whether a .zdebug section still holds its "ZLIB" header: libdw may
+ * have inflated it in place already (dwarf_begin_elf() does so for the
+ * sections it reads). */
+static int still_gnu_compressed(Elf_Scn *scn)
+{
+    Elf_Data *d = elf_getdata(scn, NULL);
+
+    return d != NULL && d->d_size >= 12 && memcmp(d->d_buf, "ZLIB", 4) == 0;
+}
+
+/* The .debug_line bytes (decompressed) for the BFD-style decoder; gnu: a
+ * .zdebug_line ("ZLIB", size, zlib stream). */
+static ps_dwlines *line_programs(Elf *elf, Elf_Scn *scn, int gnu)
 {
     GElf_Shdr sh;
     Elf_Data *data;
@@ -157,6 +178,7 @@ static ps_dwlines *line_programs(Elf *elf, Elf_Scn *scn)
 
     if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type == SHT_NOBITS ||
         ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) ||
+        (gnu && still_gnu_compressed(scn) && elf_compress_gnu(scn, 0, 0) < 0) ||
         (data = elf_getdata(scn, NULL)) == NULL || data->d_buf == NULL)
         return NULL;
     swap = (elf_getident(elf, NULL)[EI_DATA] == ELFDATA2LSB) != *(const char *)&host_le;
@@ -218,6 +240,7 @@ static Elf *debug_elf(srcfile *f, int *fd)
 static void file_open(srcfile *f)
 {
     Elf_Scn *scn;
+    int gnu;
     Elf *elf;
     int fd;
 
@@ -243,8 +266,8 @@ static void file_open(srcfile *f)
         if (dwelf == NULL)
             dwelf = elf;
         if ((f->dw = dwarf_begin_elf(dwelf, DWARF_C_READ, NULL)) != NULL &&
-            (scn = section(elf, ".debug_line")) != NULL && !insane(fd, scn))
-            f->lines = line_programs(dwelf, elf_getscn(dwelf, elf_ndxscn(scn)));
+            (scn = line_section(elf, &gnu)) != NULL && !insane(fd, scn))
+            f->lines = line_programs(dwelf, elf_getscn(dwelf, elf_ndxscn(scn)), gnu);
     }
     if (f->dw != NULL) {
         /* the table dwarf_addrdie() builds at its first call, built here:

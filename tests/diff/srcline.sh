@@ -124,6 +124,8 @@ EOF
     if command -v clang >/dev/null; then
         clang -O2 -g -o "$T/k52" "$T/m.c" && clang++ -O2 -g -o "$T/kk52" "$T/t.cc" || return 1
     fi
+    # gcc -gz=zlib-gnu: .zdebug_* sections, which BFD inflates
+    $CC -O0 -g -gz=zlib-gnu -o "$T/zgnu0" "$T/m.c" || return 1
     # split DWARF 5: a skeleton unit binutils cannot read (libparse/dwcu.c)
     (cd "$T" && $CC -O2 -g -gsplit-dwarf -o split m.c) || return 1
     $CC -O2 -o "$T/nodebug" "$T/m.c" && $CC -g -o "$T/asm" "$T/a.S" &&
@@ -183,7 +185,7 @@ if ! build_programs 2> "$T/build.err"; then
     fail "srcline-programs: the test programs do not build: $(head -c 300 "$T/build.err")"
     finish
 fi
-for p in c40 c42 c50 c52 cc40 cc42 cc50 cc52 nodebug asm split; do
+for p in c40 c42 c50 c52 cc40 cc42 cc50 cc52 nodebug asm split zgnu0; do
     compare "$T/$p" "$p" 400
 done
 for p in k52 kk52; do
