@@ -91,24 +91,34 @@ static int build(ps_dwcus *t, Dwarf *dw)
     return 0;
 }
 
-/* The bytes of section name in dw's file, or NULL (missing, compressed). */
-static Elf_Data *section_data(Dwarf *dw, const char *name)
+/* How .debug_rnglists stands for BFD in dw's file. */
+enum { RL_NONE, RL_DATA, RL_UNCHECKED };
+
+/* The bytes of .debug_rnglists, by that name: BFD 2.40 looks the
+ * section up by it or by ".zdebug_rnglist" (sic), so gcc's -gz=zlib-gnu
+ * ".zdebug_rnglists" is missing for it. @return RL_DATA (*out set),
+ * RL_NONE, or RL_UNCHECKED (SHF_COMPRESSED: BFD inflates it; not
+ * checked here) */
+static int rnglists(Dwarf *dw, Elf_Data **out)
 {
     Elf *elf = dwarf_getelf(dw);
     Elf_Scn *scn = NULL;
     size_t shstrndx;
 
     if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
-        return NULL;
+        return RL_UNCHECKED;
     while ((scn = elf_nextscn(elf, scn)) != NULL) {
         GElf_Shdr sh;
         const char *n;
 
-        if (gelf_getshdr(scn, &sh) != NULL && (n = elf_strptr(elf, shstrndx, sh.sh_name)) != NULL &&
-            strcmp(n, name) == 0)
-            return (sh.sh_flags & SHF_COMPRESSED) ? NULL : elf_getdata(scn, NULL);
+        if (gelf_getshdr(scn, &sh) == NULL || (n = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL ||
+            strcmp(n, ".debug_rnglists") != 0)
+            continue;
+        if ((sh.sh_flags & SHF_COMPRESSED) || (*out = elf_getdata(scn, NULL)) == NULL)
+            return RL_UNCHECKED;
+        return RL_DATA;
     }
-    return NULL;
+    return RL_NONE;
 }
 
 static int skip_uleb(const uint8_t **p, const uint8_t *end)
@@ -157,34 +167,35 @@ static int bfd_rnglist(const Elf_Data *d, uint64_t off, unsigned addr_size)
 
 /* Whether BFD's parse_comp_unit() fails on the unit of cudie: a DWARF 5
  * DW_AT_ranges it reads (a section offset; rnglistx it skips) whose list
- * it cannot read. */
-static int bfd_fails(Dwarf_Die *cudie, Elf_Data *rl)
+ * it cannot read, or cannot find. */
+static int bfd_fails(Dwarf_Die *cudie, int state, Elf_Data *rl)
 {
     Dwarf_Attribute a;
     Dwarf_Word off;
     uint8_t addr_size;
     Dwarf_Half version;
 
-    if (rl == NULL || dwarf_attr(cudie, DW_AT_ranges, &a) == NULL ||
+    if (state == RL_UNCHECKED || dwarf_attr(cudie, DW_AT_ranges, &a) == NULL ||
         dwarf_whatform(&a) != DW_FORM_sec_offset || dwarf_formudata(&a, &off) != 0 ||
         dwarf_cu_info(cudie->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) != 0 || version < 5 ||
         dwarf_diecu(cudie, &(Dwarf_Die){ 0 }, &addr_size, NULL) == NULL)
         return 0;
-    return bfd_rnglist(rl, off, addr_size) < 0;
+    return state == RL_NONE || bfd_rnglist(rl, off, addr_size) < 0;
 }
 
 int ps_dwcus__readable(ps_dwcus *t, Dwarf *dw, Dwarf_Die *cu)
 {
     if (!t->stop_known) {
-        Elf_Data *rl = section_data(dw, ".debug_rnglists");
+        Elf_Data *rl = NULL;
+        int state = rnglists(dw, &rl);
         Dwarf_CU *u = NULL;
         Dwarf_Die cudie;
         uint8_t type;
 
         t->stop_known = 1;
         t->stop = UINT64_MAX;
-        while (rl != NULL && dwarf_get_units(dw, u, &u, NULL, &type, &cudie, NULL) == 0) {
-            if (bfd_fails(&cudie, rl)) {
+        while (state != RL_UNCHECKED && dwarf_get_units(dw, u, &u, NULL, &type, &cudie, NULL) == 0) {
+            if (bfd_fails(&cudie, state, rl)) {
                 t->stop = dwarf_dieoffset(&cudie);
                 break;
             }

@@ -30,8 +30,10 @@ void ps_dwcus__free(ps_dwcus *t);
  * Whether binutils reads the unit of cu at all. BFD 2.40 stops at the
  * first unit whose DW_AT_ranges list (DWARF 5, a section offset) has an
  * entry it cannot read -- the x-forms, that take addresses from
- * .debug_addr, as in gcc's -gsplit-dwarf skeleton units -- and reads no
- * unit after it: addr2line finds nothing in them (symbols only).
+ * .debug_addr, as in gcc's -gsplit-dwarf skeleton units -- or is in no
+ * .debug_rnglists it finds (gcc's -gz=zlib-gnu names it
+ * .zdebug_rnglists, BFD looks for .zdebug_rnglist), and reads no unit
+ * after it: addr2line finds nothing in them (symbols only).
  * @return 1 read, 0 not
  */
 int ps_dwcus__readable(ps_dwcus *t, Dwarf *dw, Dwarf_Die *cu);

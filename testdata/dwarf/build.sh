@@ -3,11 +3,11 @@
 # testdata/dwarf-vdso.data, testdata/dwarf-nocfi.data and
 # testdata/dwarf-forkexec.data, testdata/dwarf-datamap.data,
 # testdata/dwarf-datareg.data, testdata/dwarf-clang.data,
-# testdata/dwarf-lld.data, testdata/dwarf-split.data and the binaries they
-# name; with arguments (inline, shlib, vdso, nocfi, forkexec, datamap,
-# datareg, clang, lld, split) only those. Run as root (perf record), from
-# anywhere:
-#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec] [datamap] [datareg] [clang] [lld] [split]
+# testdata/dwarf-lld.data, testdata/dwarf-split.data,
+# testdata/dwarf-zgnu.data and the binaries they name; with arguments
+# (inline, shlib, vdso, nocfi, forkexec, datamap, datareg, clang, lld,
+# split, zgnu) only those. Run as root (perf record), from anywhere:
+#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec] [datamap] [datareg] [clang] [lld] [split] [zgnu]
 # The sources are compiled inside /tmp/perfsift-dwarf (the path the captures
 # record, and DW_AT_comp_dir, so nothing names the checkout), recorded there
 # with perf 6.1 (an empty HOME, no build-id cache), then the binaries are
@@ -127,12 +127,21 @@ build_split() {
     cp inline-split "$SRC"/
 }
 
+# inline.c with -gz=zlib-gnu: .zdebug_* sections; BFD 2.40 looks for
+# .debug_rnglists as ".zdebug_rnglist", finds none, and gives up at the
+# unit whose DW_AT_ranges needs it (libparse/dwcu.c)
+build_zgnu() {
+    gcc "${CFLAGS[@]}" -gz=zlib-gnu -o inline-zgnu inline.c
+    rec zgnu "-F 300 --call-graph dwarf,1024" ./inline-zgnu
+    cp inline-zgnu "$SRC"/
+}
+
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec datamap datareg clang lld split)
+[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec datamap datareg clang lld split zgnu)
 for t in "${targets[@]}"; do
     case $t in
-    inline|shlib|vdso|nocfi|forkexec|datamap|datareg|clang|lld|split) ;;
-    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi, forkexec, datamap, datareg, clang, lld, split)" >&2; exit 2 ;;
+    inline|shlib|vdso|nocfi|forkexec|datamap|datareg|clang|lld|split|zgnu) ;;
+    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi, forkexec, datamap, datareg, clang, lld, split, zgnu)" >&2; exit 2 ;;
     esac
 done
 for t in "${targets[@]}"; do

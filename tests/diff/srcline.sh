@@ -126,6 +126,7 @@ EOF
     fi
     # gcc -gz=zlib-gnu: .zdebug_* sections, which BFD inflates
     $CC -O0 -g -gz=zlib-gnu -o "$T/zgnu0" "$T/m.c" || return 1
+    $CC -O2 -g -gz=zlib-gnu -o "$T/zgnu2" "$T/m.c" || return 1
     # split DWARF 5: a skeleton unit binutils cannot read (libparse/dwcu.c)
     (cd "$T" && $CC -O2 -g -gsplit-dwarf -o split m.c) || return 1
     $CC -O2 -o "$T/nodebug" "$T/m.c" && $CC -g -o "$T/asm" "$T/a.S" &&
@@ -185,14 +186,14 @@ if ! build_programs 2> "$T/build.err"; then
     fail "srcline-programs: the test programs do not build: $(head -c 300 "$T/build.err")"
     finish
 fi
-for p in c40 c42 c50 c52 cc40 cc42 cc50 cc52 nodebug asm split zgnu0; do
+for p in c40 c42 c50 c52 cc40 cc42 cc50 cc52 nodebug asm split zgnu0 zgnu2; do
     compare "$T/$p" "$p" 400
 done
 for p in k52 kk52; do
     [ -f "$T/$p" ] && compare "$T/$p" "$p (clang)" 400
 done
 compare "$T/regex" regex 4000
-for p in inline inline-clang inline-lld inline-split shlib libwork.so; do
+for p in inline inline-clang inline-lld inline-split inline-zgnu shlib libwork.so; do
     compare "$ROOT/testdata/dwarf/$p" "testdata/dwarf/$p" 400
 done
 for p in "$SHARED"/corpus/symfs/tmp/perfcorpus/bin/*; do
