@@ -156,6 +156,7 @@ struct sqx {
     const char   *symfs;
     ps_resolver  *res;
     const ps_features *feat;
+    uint32_t      pid;              /* the sample being exported's */
     sqlite3_stmt *st[NR_TABLES];
     int64_t       last[NR_TABLES];  /* the last id given in each table */
     int64_t       machine_id;       /* 0 until the first export */
@@ -515,6 +516,19 @@ static frame_memo *memo_slot(const sqx *x, const ps_frame *f, uint64_t addr)
 }
 
 /*
+ * call_path_from_sample()'s dso__find_symbol() for an entry without a
+ * symbol: it passes the raw address, not the map-relative one its
+ * symbols are keyed on, so in a non-PIE executable (text mapped above its
+ * file offset) it can land in some other function, which perf then
+ * exports as the entry's symbol. Elsewhere raw addresses are beyond every
+ * symbol and it finds nothing.
+ */
+static const ps_sym *raw_symbol(sqx *x, const ps_frame *f, uint64_t addr)
+{
+    return ps_symbols__find_rel(ps_resolver__symbols(x->res), f->map, x->pid, addr);
+}
+
+/*
  * db_ids_from_al() for a frame: its dso and symbol (a real one, an inlined
  * function's, or perf's "unknown" one at addr), the offset into it.
  * Nothing when the frame has no map.
@@ -522,7 +536,7 @@ static frame_memo *memo_slot(const sqx *x, const ps_frame *f, uint64_t addr)
 static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
                      int64_t *sym_id, uint64_t *off)
 {
-    const ps_sym *s = f->r.sym;
+    const ps_sym *s = f->r.sym, *raw = NULL;
     uint64_t a, b, c, start, end;
     const char *name = "unknown";
     int binding = 0;
@@ -555,15 +569,22 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
          * symbol made there before; a call chain entry then tries its
          * raw address, and makes one there */
         a = (uint64_t)*dso_id; b = f->r.rel; c = 1;
-        if (addr != f->r.rel && k3_get(&x->syms, a, b, c) == 0)
+        if (addr != f->r.rel && k3_get(&x->syms, a, b, c) == 0) {
             b = addr;
+            raw = raw_symbol(x, f, addr);
+            if (raw != NULL) {
+                a = (uintptr_t)raw; b = 0; c = 0;
+            }
+        }
     }
     start = end = b;
-    if (s != NULL) {
-        start = s->start;
-        end = s->end;
-        binding = sym_binding(s);
-        name = f->inl != NULL ? f->inl : s->name;
+    if (s != NULL || raw != NULL) {
+        const ps_sym *y = s != NULL ? s : raw;
+
+        start = y->start;
+        end = y->end;
+        binding = sym_binding(y);
+        name = f->inl != NULL ? f->inl : y->name;
     }
     *off = f->r.rel - start;
     if ((*sym_id = k3_get(&x->syms, a, b, c)) == 0) {
@@ -829,6 +850,7 @@ int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t 
         sample_threads(x, smp->pid, smp->tid, &t, &comm_id) < 0)
         return -1;
     id = *sample_id = next_id(x, T_SAMPLE);
+    x->pid = smp->pid;
     ps_resolver__addr(x->res, smp->pid, smp->tid, smp->time, cpumode, smp->ip, &f);
     if (frame_ids(x, &f, f.r.rel, &dso_id, &sym_id, &off) < 0 ||
         (cp = sample_call_path(x, w, ev)) < 0)

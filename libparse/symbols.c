@@ -409,12 +409,27 @@ static uint64_t map_rel(const ps_map *map, uint64_t addr)
     }
 }
 
+/* The DSO perf gives map (loaded on first use), remembered per map. */
+static ps_dso *dso_of(ps_symbols *s, const ps_map *map, uint32_t pid)
+{
+    ps_dso **slot = NULL, *d;
+
+    if (by_map_reserve(s) == 0) {
+        slot = by_map_slot(s, map);
+        if (*slot == NULL)
+            s->by_map_nr++;
+    }
+    if ((d = slot && *slot ? *slot : map_dso(s, map, pid)) != NULL && slot)
+        *slot = d;
+    return d;
+}
+
 void ps_symbols__resolve(ps_symbols *s, const ps_map *map, uint32_t pid,
                          uint64_t addr, ps_resolved *out)
 {
     const ps_sym_node *nd;
     uint64_t map_start;
-    ps_dso **slot = NULL, *d;
+    ps_dso *d;
     int kernel_before;
 
     memset(out, 0, sizeof(*out));
@@ -423,15 +438,8 @@ void ps_symbols__resolve(ps_symbols *s, const ps_map *map, uint32_t pid,
     if (map == NULL)
         return;
     kernel_before = s->kernel_syms;
-    if (by_map_reserve(s) == 0) {
-        slot = by_map_slot(s, map);
-        if (*slot == NULL)
-            s->by_map_nr++;
-    }
-    if ((d = slot && *slot ? *slot : map_dso(s, map, pid)) == NULL)
+    if ((d = dso_of(s, map, pid)) == NULL)
         return;
-    if (slot)
-        *slot = d;
     map_start = map->start;
     if (map->kind == PS_MAP_KERNEL && d == s->kernel && s->kernel_syms) {
         /* perf shrank the kernel map to its symbols when it loaded them:
@@ -449,6 +457,18 @@ void ps_symbols__resolve(ps_symbols *s, const ps_map *map, uint32_t pid,
      * the map start (__symbol__fprintf_symname_offs) */
     out->symoff = out->rel < nd->sym.end ? out->rel - nd->sym.start
                                          : out->rel - map_start - nd->sym.start;
+}
+
+const ps_sym *ps_symbols__find_rel(ps_symbols *s, const ps_map *map, uint32_t pid,
+                                   uint64_t rel)
+{
+    const ps_sym_node *nd;
+    ps_dso *d;
+
+    if (map == NULL || (d = dso_of(s, map, pid)) == NULL)
+        return NULL;
+    nd = ps_symtree__find(&d->syms, rel);
+    return nd != NULL ? &nd->sym : NULL;
 }
 
 int ps_symbols__kernel_extent(const ps_symbols *s, uint64_t *start, uint64_t *end)

@@ -94,6 +94,15 @@ void ps_symbols__resolve(ps_symbols *s, const ps_map *map, uint32_t pid,
                          uint64_t addr, ps_resolved *out);
 
 /**
+ * perf's dso__find_symbol(): the symbol of map's DSO at rel, an address
+ * taken as the DSO's own (no map_ip applied), or NULL. perf's db-export
+ * looks a call chain entry without a symbol up this way with its raw
+ * address, which in a non-PIE executable can fall in another function.
+ */
+const ps_sym *ps_symbols__find_rel(ps_symbols *s, const ps_map *map, uint32_t pid,
+                                   uint64_t rel);
+
+/**
  * perf's kernel map after its symbols were loaded (map__fixup_start/end):
  * [start, end) from its first symbol to the end of its last. A kernel
  * address in there is in the kernel map even beyond the MMAP record's end.

@@ -4,10 +4,10 @@
 # testdata/dwarf-forkexec.data, testdata/dwarf-datamap.data,
 # testdata/dwarf-datareg.data, testdata/dwarf-clang.data,
 # testdata/dwarf-lld.data, testdata/dwarf-split.data,
-# testdata/dwarf-zgnu.data and the binaries they name; with arguments
-# (inline, shlib, vdso, nocfi, forkexec, datamap, datareg, clang, lld,
-# split, zgnu) only those. Run as root (perf record), from anywhere:
-#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec] [datamap] [datareg] [clang] [lld] [split] [zgnu]
+# testdata/dwarf-zgnu.data, testdata/nopie.data and the binaries they name;
+# with arguments (inline, shlib, vdso, nocfi, forkexec, datamap, datareg,
+# clang, lld, split, zgnu, nopie) only those. Run as root (perf record):
+#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec] [datamap] [datareg] [clang] [lld] [split] [zgnu] [nopie]
 # The sources are compiled inside /tmp/perfsift-dwarf (the path the captures
 # record, and DW_AT_comp_dir, so nothing names the checkout), recorded there
 # with perf 6.1 (an empty HOME, no build-id cache), then the binaries are
@@ -20,7 +20,8 @@ OUT=/tmp/perfsift-dwarf
 CFLAGS=(-O2 -g -fomit-frame-pointer)
 mkdir -p "$OUT" /tmp/perfsift-dwarf-home
 cp "$SRC"/inline.c "$SRC"/shlib.c "$SRC"/vdso.c "$SRC"/libwork.c "$SRC"/libwork.h \
-   "$SRC"/nocfi.c "$SRC"/nocfi-asm.S "$SRC"/datamap.c "$SRC"/datareg.c "$OUT"/
+   "$SRC"/nocfi.c "$SRC"/nocfi-asm.S "$SRC"/datamap.c "$SRC"/datareg.c "$SRC"/nopie.c \
+   "$SRC"/nopie-cxx.c "$OUT"/
 cd "$OUT"
 
 rec() {         # name "perf record options" command...
@@ -136,12 +137,33 @@ build_zgnu() {
     cp inline-zgnu "$SRC"/
 }
 
+# Frame pointers (-g), not DWARF: a non-PIE executable linked at 0x10000
+# whose hidden() has no .symtab entry, so its chain entries have no symbol
+# and their raw addresses fall inside filler's file offsets (what perf's
+# db-export looks them up with); nopie-cxx.c, without -g, holds a function
+# with a C++ name (tests/folded/inline-cxxname.txt)
+build_nopie() {
+    local out=$SRC/../nopie.data
+    gcc -O1 -fno-omit-frame-pointer -c nopie-cxx.c -o nopie-cxx.o
+    gcc -O1 -g -fno-omit-frame-pointer -fno-toplevel-reorder -fno-reorder-functions \
+        -no-pie -Wl,-Ttext-segment=0x10000 -o nopie nopie.c nopie-cxx.o
+    objcopy --strip-symbol=hidden nopie
+    rm -f "$out"
+    env -i PATH="$PATH" HOME=/tmp/perfsift-dwarf-home LC_ALL=C \
+        PERF_CONFIG_NOSYSTEM=1 PERF_CONFIG_NOGLOBAL=1 \
+        perf record -q -N -g -F 500 -o "$out" -- ./nopie >/dev/null
+    chmod 644 "$out"
+    ls -l "$out"
+    cp nopie "$SRC"/
+}
+
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec datamap datareg clang lld split zgnu)
+[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec datamap datareg clang lld split zgnu nopie)
 for t in "${targets[@]}"; do
     case $t in
-    inline|shlib|vdso|nocfi|forkexec|datamap|datareg|clang|lld|split|zgnu) ;;
-    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi, forkexec, datamap, datareg, clang, lld, split, zgnu)" >&2; exit 2 ;;
+    inline|shlib|vdso|nocfi|forkexec|datamap|datareg|clang|lld|split|zgnu|nopie) ;;
+    *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi, forkexec, datamap, datareg, clang, lld," \
+              "split, zgnu, nopie)" >&2; exit 2 ;;
     esac
 done
 for t in "${targets[@]}"; do
