@@ -5,9 +5,9 @@
  * turned root first and joined by ';', used as it is. perfsift asks its
  * own addr2line emulation (libparse/srcline.h) instead of a process per
  * address. Files perf names in brackets, kernel ones and perf-PID.map JIT
- * symbol files are not asked. What the Perl script then does when
- * addr2line knows nothing (asking again with nm's address of the symbol)
- * is not done: the frame stays as perf printed it.
+ * symbol files are not asked. When addr2line knows nothing and perf printed
+ * "sym+0xOFF", the Perl script asks again at nm's address of sym plus OFF
+ * (nm_retry()); if that fails too the frame stays as perf printed it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +98,33 @@ static int item(inline_state *st, size_t *len, const ps_srcloc *l, int context)
     return rc < 0 ? -1 : append(st, len, tail, strlen(tail));
 }
 
+/*
+ * The Perl script's second try when addr2line answers "??:0": func must
+ * read m/^(.+)\+0x([0-9a-f]+)$/ and `nm MOD` list $1; then addr2line at
+ * that symbol's address plus $2. This is what finds the lines of non-PIE
+ * executables, whose perf script addresses are file offsets, not the
+ * virtual addresses addr2line wants.
+ */
+static int nm_retry(inline_state *st, const char *path, fold_str func, ps_srcinfo *si)
+{
+    size_t i = func.n, hex;
+    uint64_t base;
+    char off[20];
+    int rc;
+
+    while (i > 0 && ((func.p[i - 1] >= '0' && func.p[i - 1] <= '9') ||
+                     (func.p[i - 1] >= 'a' && func.p[i - 1] <= 'f')))
+        i--;
+    hex = func.n - i;
+    if (hex == 0 || hex >= sizeof(off) || i < 4 || memcmp(func.p + i - 3, "+0x", 3) != 0)
+        return 0;
+    if ((rc = ps_srcline__nm(st->sl, path, func.p, i - 3, &base)) <= 0)
+        return rc;
+    memcpy(off, func.p + i, hex);
+    off[hex] = '\0';
+    return ps_srcline__find(st->sl, path, base + strtoull(off, NULL, 16), si);
+}
+
 size_t fold_inline_chain(folder *f, const fold_frame *fr, char **out)
 {
     inline_state *st = f->inl;
@@ -121,6 +148,10 @@ size_t fold_inline_chain(folder *f, const fold_frame *fr, char **out)
     }
     snprintf(pc, sizeof(pc), "%.*s", (int)(fr->pc.n < 20 ? fr->pc.n : 20), fr->pc.p);
     if (ps_srcline__find(st->sl, path, strtoull(pc, NULL, 16), &si) < 0) {
+        f->oom = 1;
+        return 0;
+    }
+    if (si.nr == 0 && nm_retry(st, path, fr->func, &si) < 0) {
         f->oom = 1;
         return 0;
     }

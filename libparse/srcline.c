@@ -812,3 +812,48 @@ int ps_srcline__find(ps_srcline *c, const char *path, uint64_t addr, ps_srcinfo 
     }
     return 0;
 }
+
+/* The value nm prints for the first defined .symtab symbol named name
+ * (len bytes), in table order: nm sorts by name, stably. */
+static int symtab_value(Elf *elf, const char *name, size_t len, uint64_t *value)
+{
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        Elf_Data *d;
+        GElf_Sym sym;
+        size_t i, nr;
+
+        if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_SYMTAB ||
+            sh.sh_entsize == 0 || (d = elf_getdata(scn, NULL)) == NULL)
+            continue;
+        nr = d->d_size / sh.sh_entsize;
+        for (i = 1; i < nr; i++) {
+            const char *n;
+            int type;
+
+            if (gelf_getsym(d, (int)i, &sym) == NULL || sym.st_shndx == SHN_UNDEF)
+                continue;
+            type = GELF_ST_TYPE(sym.st_info);
+            if (type == STT_SECTION || type == STT_FILE)
+                continue;       /* nm leaves these out */
+            n = elf_strptr(elf, sh.sh_link, sym.st_name);
+            if (n != NULL && strlen(n) == len && memcmp(n, name, len) == 0) {
+                *value = sym.st_value;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+int ps_srcline__nm(ps_srcline *c, const char *path, const char *name, size_t len,
+                   uint64_t *value)
+{
+    srcfile *f = file_findnew(c, path);
+
+    if (f == NULL)
+        return -1;
+    return f->elf != NULL ? symtab_value(f->elf, name, len, value) : 0;
+}

@@ -59,6 +59,14 @@ void ps_srcline__free(ps_srcline *c);
 int  ps_srcline__find(ps_srcline *c, const char *path, uint64_t addr, ps_srcinfo *out);
 
 /**
+ * `nm FILE`'s address of name (len bytes): the first defined symbol of
+ * that name in the file's own .symtab (not its debug file's, not .dynsym).
+ * @return 1 with *value set, 0 when nm lists none, -1 out of memory
+ */
+int  ps_srcline__nm(ps_srcline *c, const char *path, const char *name, size_t len,
+                    uint64_t *value);
+
+/**
  * Start opening path in the background, for a ps_srcline__find() to come.
  * Answers are the same either way. A path known already is left alone.
  * @return 0, or -1 when out of memory (nothing started: found later)

@@ -1,0 +1,1 @@
+nopie;filler:nopie.c:27;[nopie];work:nopie.c:19 2000000
