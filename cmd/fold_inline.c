@@ -72,10 +72,11 @@ static int append(inline_state *st, size_t *len, const char *s, size_t n)
     return 0;
 }
 
-/* one addr2line item: "func" (demangled), with --context ":file:line" */
+/* one addr2line item: "func" (demangled as addr2line -C does: with the
+ * parameters), with --context ":file:line" */
 static int item(inline_state *st, size_t *len, const ps_srcloc *l, int context)
 {
-    char *d = l->func ? ps_sym__demangle(l->func) : NULL;
+    char *d = l->func ? ps_sym__demangle_a2l(l->func) : NULL;
     const char *fn = d ? d : l->func ? l->func : "??";
     char tail[64];
     int rc = append(st, len, fn, strlen(fn));

@@ -18,6 +18,8 @@
  * whose basename() clashes with glibc's, so declare the one entry point. */
 char *cplus_demangle(const char *mangled, int options);
 #define DMGL_NO_OPTS 0
+#define DMGL_PARAMS (1 << 0)
+#define DMGL_ANSI   (1 << 1)
 
 /* OCaml: "caml" + upper-case letter; "__" is '.', "$xx" a hex byte. */
 static char *demangle_ocaml(const char *sym)
@@ -260,4 +262,31 @@ char *ps_sym__demangle(const char *name)
         rust_demangle(d);
     }
     return d;
+}
+
+/* bfd_demangle(abfd, name, DMGL_PARAMS | DMGL_ANSI), as addr2line -C:
+ * leading '.'/'$' and an "@..." suffix are set aside and put back. */
+char *ps_sym__demangle_a2l(const char *name)
+{
+    size_t pre = strspn(name, ".$"), core, len;
+    const char *at = strchr(name + pre, '@');
+    char *tmp, *d, *out;
+
+    core = at ? (size_t)(at - name) - pre : strlen(name + pre);
+    if ((tmp = malloc(core + 1)) == NULL)
+        return NULL;
+    memcpy(tmp, name + pre, core);
+    tmp[core] = '\0';
+    d = cplus_demangle(tmp, DMGL_PARAMS | DMGL_ANSI);
+    free(tmp);
+    if (d == NULL || (pre == 0 && at == NULL))
+        return d;
+    len = strlen(d);
+    if ((out = malloc(pre + len + (at ? strlen(at) : 0) + 1)) != NULL) {
+        memcpy(out, name, pre);
+        memcpy(out + pre, d, len);
+        strcpy(out + pre + len, at ? at : "");
+    }
+    free(d);
+    return out;
 }

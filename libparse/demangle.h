@@ -15,4 +15,11 @@
  */
 char *ps_sym__demangle(const char *name);
 
+/**
+ * What `addr2line -C` prints for a function name: libiberty's demangling
+ * with parameters (bfd_demangle(.., DMGL_PARAMS | DMGL_ANSI)).
+ * @return NULL when the name stays as it is (or no memory). Owned: free().
+ */
+char *ps_sym__demangle_a2l(const char *name);
+
 #endif /* PS_DEMANGLE_H */

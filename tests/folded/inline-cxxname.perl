@@ -1,0 +1,1 @@
+nopie;filler:nopie.c:27;scaled(int):??:? 2000000
