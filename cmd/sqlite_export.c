@@ -157,6 +157,8 @@ struct sqx {
     ps_resolver  *res;
     const ps_features *feat;
     uint32_t      pid;              /* the sample being exported's */
+    ps_frame     *xf;               /* owned: a chain with unknown_inlines() */
+    size_t        nr_xf;
     sqlite3_stmt *st[NR_TABLES];
     int64_t       last[NR_TABLES];  /* the last id given in each table */
     int64_t       machine_id;       /* 0 until the first export */
@@ -208,6 +210,7 @@ void sqx_free(sqx *x)
     for (i = 0; i < x->nr_threads; i++)
         free(x->threads[i].comm_ids);
     free(x->threads);
+    free(x->xf);
     free(x->evsel_ids);
     free(x->thread_idx.e);
     free(x->dsos.e);
@@ -560,7 +563,11 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
         return 0;
     if ((*dso_id = export_dso(x, f)) < 0)
         return -1;
-    if (f->inl != NULL && s != NULL) {
+    if (f->inl != NULL && s == NULL) {
+        /* an addr2line record of perf's "unknown" symbol (unknown_inlines()):
+         * a symbol of its own per record, as perf caches them per address */
+        a = (uint64_t)*dso_id; b = f->r.rel; c = (uintptr_t)f->src;
+    } else if (f->inl != NULL && s != NULL) {
         a = (uint64_t)*dso_id; b = f->ip; c = (uintptr_t)f->inl;
     } else if (s != NULL) {
         a = (uintptr_t)s; b = 0; c = 0;
@@ -577,7 +584,9 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
             }
         }
     }
-    start = end = b;
+    start = end = f->inl != NULL && s == NULL ? f->r.rel : b;
+    if (f->inl != NULL && s == NULL)
+        name = f->inl;
     if (s != NULL || raw != NULL) {
         const ps_sym *y = s != NULL ? s : raw;
 
@@ -729,6 +738,59 @@ static size_t chain_frames(sqx *x, walk *w, const ps_event *ev, sqch *c, int pla
     return n;
 }
 
+/* 1 when perf's db-export made its "unknown" symbol at f's address */
+static int has_unknown(const sqx *x, const ps_frame *f)
+{
+    int64_t dso_id = k3_get(&x->dsos, (uintptr_t)f->r.dso, 0, 0);
+
+    return dso_id != 0 && k3_get(&x->syms, (uint64_t)dso_id, f->r.rel, 1) != 0;
+}
+
+/*
+ * perf resolves an unwound frame's symbol by its map-relative address, and
+ * finds there the zero-size "unknown" symbol db_ids_from_al() inserted in
+ * the DSO for an earlier export (the sample's own ip, or an entry); then
+ * unwind_entry()'s append_inlines() asks addr2line, and each record it gets
+ * becomes an entry whose symbol is the record's function with the unknown
+ * symbol's (empty) range: on a stripped file addr2line names the nearest
+ * preceding .dynsym symbol (_obstack_memory_used in /usr/bin/ls). frames
+ * [0, *n) leaf first; the result in x->xf. -1 when out of memory.
+ */
+static int unknown_inlines(sqx *x, const ps_sample *smp, const ps_frame **frames, size_t *n)
+{
+    const char *names[64];
+    const ps_srcloc *loc;
+    size_t i, j, nr, out = 0;
+
+    if (!ps_unwind__wanted(smp))
+        return 0;
+    for (i = 0; i < *n; i++) {
+        const ps_frame *f = &(*frames)[i];
+
+        nr = 0;
+        if (f->map != NULL && f->r.sym == NULL && f->inl == NULL &&
+            f->cpumode == PERF_RECORD_MISC_USER && has_unknown(x, f))
+            nr = ps_resolver__inlines(x->res, f, &loc, names, 64);
+        if (ps_grow((void **)&x->xf, &x->nr_xf, out + (nr ? nr : 1), sizeof(ps_frame)) < 0)
+            return oom(x);
+        if (nr == 0) {
+            x->xf[out++] = *f;
+            continue;
+        }
+        for (j = 0; j < nr; j++) {
+            ps_frame *e = &x->xf[out++];
+
+            *e = *f;
+            e->src = &loc[j];
+            /* perf reuses the unknown symbol for a record of that name */
+            e->inl = strcmp(names[j], "unknown") == 0 ? NULL : names[j];
+        }
+    }
+    *frames = x->xf;
+    *n = out;
+    return 0;
+}
+
 /* call_path_from_sample(): the chain root first into the tree; its leaf */
 static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev)
 {
@@ -745,6 +807,8 @@ static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev)
     if (plain)
         chain_stamp(x, stamp);
     n = chain_frames(x, w, ev, c, plain, stamp, &frames, &keep);
+    if (!plain && unknown_inlines(x, smp, &frames, &n) < 0)
+        return -1;
     if (n + keep == 0) {
         c->nr = c->nr_raw = 0;
         return 0;

@@ -461,6 +461,20 @@ static int expand(ps_resolver *r, const ps_frame *f, size_t *n)
     return 0;
 }
 
+size_t ps_resolver__inlines(ps_resolver *r, const ps_frame *f, const ps_srcloc **loc,
+                            const char **names, size_t max)
+{
+    ps_srcinfo si;
+    size_t i;
+
+    if (!r->inline_on || frame_src(r, f, &si) == NULL || si.nr > max)
+        return 0;
+    for (i = 0; i < si.nr; i++)
+        names[i] = inline_name(r, si.loc[i].func);
+    *loc = si.loc;
+    return si.nr;
+}
+
 /* At most this many files are opened ahead (prefetch_files()). */
 #define MAX_PREFETCH 32
 

@@ -133,6 +133,18 @@ size_t ps_resolver__frames(ps_resolver *r, const ps_sample *smp, uint64_t branch
                            unsigned max_stack, const ps_frame **frames);
 
 /**
+ * perf's append_inlines() for frame f as if it had a symbol: addr2line's
+ * records for its address (*loc, Borrowed) and each one's name as perf
+ * shows it (names[i]: demangled, "??" when unknown). perf asks for an
+ * unwound frame without a symbol of its own when the DSO holds a zero-size
+ * one at that address (db-export makes them, cmd/sqlite_export.c).
+ * @return the number of records: 0 when perf would ask nothing, get
+ *         nothing, or when there are more than max
+ */
+size_t ps_resolver__inlines(ps_resolver *r, const ps_frame *f, const ps_srcloc **loc,
+                            const char **names, size_t max);
+
+/**
  * perf's srcline of a frame, written to buf: "file:line" (the file's last
  * component) from addr2line, else "DSO[objdump address]" (map__srcline());
  * an entry of an inline expansion gives its own file:line, "??:0" when

@@ -32,9 +32,11 @@ if [ "$SCRIPT_SETS" = sanitize ]; then
           $SHARED/corpus/captures/switch-cpuwide.data $SHARED/corpus/captures/syscalls-tp.data
           $SHARED/corpus/captures/pipe-mode.data"
 else
-    # and a perf 3.8 capture with kernel modules ("[name]" DSOs)
+    # and a perf 3.8 capture with kernel modules ("[name]" DSOs); and
+    # dwarf/fork.data: DWARF stacks through stripped ls, where perf's
+    # call paths take addr2line's names for its own "unknown" symbols
     caps="$(ls -d "$ROOT"/testdata/*.data "$SHARED"/corpus/captures/*.data)
-          $SHARED/external/quipper/perf.data.throttle-3.8"
+          $SHARED/external/quipper/perf.data.throttle-3.8 $ROOT/testdata/dwarf/fork.data"
 fi
 
 # --- 1, 2: each capture against perf ---------------------------------------
