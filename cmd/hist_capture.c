@@ -858,7 +858,14 @@ static int add_chain_raw(run *r, walk *w, hist *h, const ps_sample *smp, hist_it
     size_t n = (size_t)smp->nr_callchain, k, i;
     uint16_t mode = PERF_RECORD_MISC_USER;
     char level = it->level;
+    uint64_t skip = 0;          /* perf walking callers first keeps the outer end */
 
+    if (r->o->stack_outer && extent != 1) {    /* (walked whole: the same) */
+        if (ps_callchain_outer_skip(smp, walk_max_stack(w), &skip) < 0)
+            return 0;
+        if (skip > 0 || extent < 0)     /* (a bad marker it never reads) */
+            extent = 0;
+    }
     if (extent < 0)
         return 0;               /* corrupt chain: perf drops it all */
     k = extent ? common_end(l, h, smp, level) : 0;
@@ -868,7 +875,13 @@ static int add_chain_raw(run *r, walk *w, hist *h, const ps_sample *smp, hist_it
 
         l->h = nl->h = NULL;
         for (i = 0; i < n && frames < max_stack; i++) {
-            uint32_t row = chain_entry(r, w, h, smp, it, level, i, &mode, period);
+            uint32_t row;
+
+            if (skip > 0 && smp->callchain[i] < PERF_CONTEXT_MAX) {
+                skip--;
+                continue;
+            }
+            row = chain_entry(r, w, h, smp, it, level, i, &mode, period);
 
             if (row == UINT32_MAX)
                 return -1;
@@ -1531,6 +1544,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     wo.symfs = o->symfs;
     wo.kallsyms = o->kallsyms;
     wo.max_stack = o->max_stack;
+    wo.stack_outer = o->stack_outer;
     wo.reset = reset;
     wo.ksyms = o->ksyms;
     r.rshaped = !o->by_name && diff_shape_report_wanted(&o->keys, o->children, o->inlines);

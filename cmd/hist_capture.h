@@ -33,6 +33,9 @@ typedef struct hist_capture_opts {
                                          * --tid, --dsos, -S): NULL none */
     const char          *symfs, *kallsyms;
     unsigned             max_stack;     /* 0: perf's 127 */
+    int                  stack_outer;   /* chains callers first in perf (its
+                                         * callchain order caller): max_stack
+                                         * keeps their outer end */
     ps_ksyms            *ksyms;         /* NULL, or shared (walk.h) */
     int                  inlines;       /* chains may have inlined entries (DWARF
                                          * captures): rows from perf's tree

@@ -61,7 +61,9 @@ static const char usage_text[] =
 "      --json            JSON instead (schemas/report.schema.json)\n"
 "      --symfs DIR       look for binaries under DIR\n"
 "      --kallsyms FILE   kernel symbols from FILE\n"
-"      --max-stack N     at most N call chain entries (default 127)\n"
+"      --max-stack N     at most N call chain entries (default 127): with\n"
+"                        callers first (the default with children, -G)\n"
+"                        the outermost N, as perf walks the chain from there\n"
 FILTER_USAGE
 INPUT_USAGE
 "  -h, --help            this text\n"
@@ -806,6 +808,8 @@ int cmd_report(int argc, char **argv)
          * graphs callers first (on a pipe too) */
         if (!r.cg.order_set)
             r.cg.caller = r.children_set ? r.ho.children : 1;
+        r.ho.stack_outer = r.cg.caller;     /* perf's --max-stack cuts
+                                             * callers-first chains there */
         if (!r.children_set)
             r.ho.children = !pr.pipe && pr.chains != 0;
         r.cg.skip_first = r.sort_arg != NULL && strncmp(r.sort_arg, "sym", 3) == 0;

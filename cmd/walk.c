@@ -198,6 +198,7 @@ static int setup(walk *w, const input_opts *in0, const walk_opts *o)
         return EXIT_BADINPUT;
     }
     ps_resolver__set_inline(w->res, !o->no_inline);
+    ps_resolver__set_stack_outer(w->res, o->stack_outer);
     if (!w->pipe && script_check_session(&w->cfg, w->s, w->has_stat) < 0)
         return EXIT_BADINPUT;
     return loop(w, &in);

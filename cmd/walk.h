@@ -24,6 +24,8 @@ typedef struct walk_opts {
     int         no_inline;      /* perf script --no-inline */
     int         file_order;     /* records in file order, not by time */
     unsigned    max_stack;      /* 0: perf's 127 */
+    int         stack_outer;    /* max_stack keeps a chain's outer end
+                                 * (ps_resolver__set_stack_outer()) */
     const char *fields;         /* a perf script -F argument (NULL: none):
                                  * changes the fields perf would show */
     /** Forget everything delivered so far (called with the callbacks'

@@ -43,6 +43,7 @@ struct ps_resolver {
     ps_srcline *srcline;        /* owned */
     int         inline_on, demangle;
     int         full_srcpath;   /* ps_resolver__set_full_srcpath() */
+    int         stack_outer;    /* ps_resolver__set_stack_outer() */
     const ps_features *feat;    /* Borrowed: the capture's features */
     ps_frame   *raw, *out;      /* owned: chains before / after expansion */
     size_t      cap_raw, cap_out;
@@ -332,12 +333,47 @@ int ps_resolver__unwinds(ps_resolver *r, const ps_sample *smp)
     return ps_unwinder__wants(r->unwinder, smp, when(r, smp->time));
 }
 
+void ps_resolver__set_stack_outer(ps_resolver *r, int on)
+{
+    r->stack_outer = on;
+}
+
+/* The last marker before entry j (j = nr: the chain's last), or 0 none. */
+static uint64_t marker_before(const ps_sample *smp, uint64_t j)
+{
+    while (j-- > 0)
+        if (smp->callchain[j] >= PERF_CONTEXT_MAX)
+            return smp->callchain[j];
+    return 0;
+}
+
+int ps_callchain_outer_skip(const ps_sample *smp, unsigned max_stack, uint64_t *skip)
+{
+    uint64_t j = smp->nr_callchain, real = 0, m;
+
+    /* perf checks the chain's last marker first, then the one before each
+     * marker its walk from the outer end meets: a bad marker further in
+     * is never read */
+    if ((m = marker_before(smp, j)) != 0 && context_mode(m) < 0)
+        return -1;
+    while (j-- > 0 && real < max_stack) {
+        if (smp->callchain[j] < PERF_CONTEXT_MAX)
+            real++;
+        else if ((m = marker_before(smp, j)) != 0 && context_mode(m) < 0)
+            return -1;
+    }
+    for (*skip = 0, j++; j-- > 0;)
+        *skip += smp->callchain[j] < PERF_CONTEXT_MAX;
+    return 0;
+}
+
 size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp, uint64_t branch_sample_type,
                               unsigned max_stack, ps_frame *frames, size_t max)
 {
     unsigned cpumode = PERF_RECORD_MISC_USER;
     size_t n = 0;
-    uint64_t i;
+    uint64_t i, skip;
+    int outer;                  /* cut at the outer end: markers checked */
 
     ps_unwinder__note_sample(r->unwinder, smp);
     if ((branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
@@ -349,15 +385,25 @@ size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp, uint64_t bra
             return n;
     }
     r->unwound_from = SIZE_MAX;
+    skip = 0;                   /* (a chain walked whole reads the same) */
+    outer = r->stack_outer && smp->nr_callchain > max_stack;
+    if (outer && ps_callchain_outer_skip(smp, max_stack, &skip) < 0)
+        return 0;
+
     for (i = 0; i < smp->nr_callchain && n < max_stack && n < max; i++) {
         uint64_t ip = smp->callchain[i];
 
         if (ip >= PERF_CONTEXT_MAX) {
             int mode = context_mode(ip);
 
-            if (mode < 0)
+            if (mode < 0 && !outer)
                 return 0;        /* corrupt chain: perf drops it all */
-            cpumode = (unsigned)mode;
+            if (mode >= 0)       /* (a bad one left out: never read) */
+                cpumode = (unsigned)mode;
+            continue;
+        }
+        if (skip > 0) {
+            skip--;
             continue;
         }
         ps_resolver__addr(r, smp->pid, smp->tid, smp->time, cpumode, ip, &frames[n++]);

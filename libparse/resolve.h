@@ -118,6 +118,20 @@ int ps_resolver__unwinds(ps_resolver *r, const ps_sample *smp);
 void ps_resolver__set_inline(ps_resolver *r, int on);
 
 /**
+ * max_stack keeps the outermost entries of a call chain instead of the
+ * innermost, as perf does when it walks chains callers first (perf
+ * report's callchain order caller: its default with children, -G). The
+ * unwound user part of a DWARF sample is still cut from the leaf: perf's
+ * unwinder always walks from there.
+ */
+void ps_resolver__set_stack_outer(ps_resolver *r, int on);
+
+/** Where perf, walking smp's chain callers first with max_stack, starts:
+ * *skip real (non-marker) entries at the inner end left out. -1 when that
+ * walk meets a bad context marker (perf drops the whole chain). */
+int ps_callchain_outer_skip(const ps_sample *smp, unsigned max_stack, uint64_t *skip);
+
+/**
  * ps_resolver__srcline() names the source file by its whole path, as
  * addr2line gives it (perf's --full-source-path), instead of its last
  * component (the default).

@@ -202,6 +202,23 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     for o in "-g folded,0,caller,count" "-g flat"; do
         check graph "$T/dwarf-nocfi.data" "$o" "$o"
     done
+    # --max-stack: perf walks a chain from the end its callchain order
+    # starts at, so callers first (children's default, -G) it keeps the
+    # outermost entries, and reads only the context markers that walk
+    # meets (maxstack/badmark.data: a chain ending in a bad marker, which
+    # drops it, seen only from that end; there perf's order of rows of
+    # equal children depends on its HOME, so folded graphs and no children;
+    # uncut, that chain is dropped all the same: the python3 rows)
+    for cap in "$C/mthread-fp.data" "$C/cpuhog-fp.data" "$C/lost.data"; do
+        for o in "--max-stack 3" "--no-children -G --max-stack 2" "--children -g none --max-stack 4" \
+                 "--max-stack 1 -g folded" "--children -g callee --max-stack 2"; do
+            check max-stack "$cap" "$o" "$o"
+        done
+    done
+    for o in "--max-stack 1 -g folded" "--no-children -G --max-stack 1" "--no-children -G --max-stack 2" \
+             "--comms python3 -g folded --sort dso,sym"; do
+        check max-stack "$T/maxstack/badmark.data" "$o" "$o"
+    done
     # samples whose call chain resolves to no entry (hotspot's captures):
     # the call graph view adds nothing for them (it crashed once)
     for cap in "$SHARED/external/hotspot/perf.data.true.v2" \
