@@ -108,6 +108,9 @@ typedef struct run {
     size_t                  *seen;      /* rshaped: the tree entries this sample
                                          * made or met (perf's he_cache); owned */
     size_t                   nseen, capseen;
+    uint16_t                *modes;     /* add_chain_outer(): each entry's
+                                         * cpumode; owned */
+    size_t                   capmodes;
     ps_u64map                mapped;    /* o->graph: hash of each file name the
                                          * capture maps -> its place in the
                                          * order they first come in */
@@ -696,8 +699,9 @@ static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
     n = ps_resolver__frames(walk_resolver(w), smp, ev->evsel->attr.branch_sample_type,
                             walk_max_stack(w), &frames);
     for (i = 0; i < n; i++) {
-        /* perf's tree, if it decides rows, in perf's order: callers first */
-        size_t f = r->rshaped ? n - 1 - i : i;
+        /* rows made in perf's order, callers first when its cursor is
+         * (its tree, if it decides rows, always): ties keep that order */
+        size_t f = r->rshaped || r->o->stack_outer ? n - 1 - i : i;
         const ps_frame *fr = &frames[f];
         char outer = fr->map != NULL || fr->r.sym != NULL ? level
                                                           : outer_level(frames, f, n, level);
@@ -846,6 +850,59 @@ static int last_reserve(last_chain *l, size_t n)
     return 0;
 }
 
+/* add_chain_raw() callers first, as perf's cursor then is: the rows of
+ * entries not in the last chain's shared end (k entries; the whole chain
+ * when cut) made outermost first, as perf makes them, which decides the
+ * order of rows its trees find equal. With cut, at most max_stack real
+ * entries from the outer end. nl: the chain kept for the next sample
+ * (NULL when cut). -1 out of memory. */
+static int add_chain_outer(run *r, walk *w, hist *h, const ps_sample *smp, hist_item *it,
+                           uint64_t period, size_t k, int cut)
+{
+    last_chain *l = &r->last[r->cur], *nl = cut ? NULL : &r->last[!r->cur];
+    size_t n = (size_t)smp->nr_callchain, i, t = n, real = 0;
+    unsigned max_stack = walk_max_stack(w);
+    uint16_t mode = PERF_RECORD_MISC_USER, *modes = nl != NULL ? nl->mode : r->modes;
+    char level = it->level;
+
+    if (nl == NULL && n > r->capmodes &&
+        ps_grow((void **)&r->modes, &r->capmodes, n, sizeof(*r->modes)) < 0)
+        return -1;
+    modes = nl != NULL ? nl->mode : r->modes;
+    for (i = 0; i < n; i++) {   /* each entry's cpumode, read from the leaf */
+        uint64_t ip = smp->callchain[i];
+
+        if (t == n && nl != NULL && i >= n - k && l->mode[l->nr - (n - i)] == mode)
+            t = i;              /* from here the last chain's rows */
+        modes[i] = mode;
+        if (ip >= PERF_CONTEXT_MAX)
+            mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+                 : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_HYPERVISOR;
+    }
+    for (i = t; i < n; i++)
+        if ((nl->rows[i] = l->rows[l->nr - (n - i)]) != 0)
+            hist_add_at(h, nl->rows[i] - 1, period, 0);
+    for (i = t; i-- > 0 && real < (cut ? max_stack : SIZE_MAX);) {
+        uint16_t m = modes[i];
+        uint32_t row = 0;
+
+        if (smp->callchain[i] < PERF_CONTEXT_MAX) {
+            real++;
+            if ((row = chain_entry(r, w, h, smp, it, level, i, &m, period)) == UINT32_MAX)
+                return -1;
+        }
+        if (nl != NULL)
+            nl->rows[i] = row;
+    }
+    if (nl != NULL) {
+        memcpy(nl->ips, smp->callchain, n * sizeof(*nl->ips));
+        *nl = (last_chain){ h, smp->pid, smp->tid, smp->cpu, level, n,
+                            nl->ips, nl->rows, nl->mode, nl->cap };
+        r->cur = !r->cur;
+    }
+    return 0;
+}
+
 /* Each entry's row through the location cache; the end the chain shares
  * with the last one (half of a profile's chains equal the one before,
  * most share all but a few entries) takes that one's rows as they are.
@@ -858,7 +915,7 @@ static int add_chain_raw(run *r, walk *w, hist *h, const ps_sample *smp, hist_it
     size_t n = (size_t)smp->nr_callchain, k, i;
     uint16_t mode = PERF_RECORD_MISC_USER;
     char level = it->level;
-    uint64_t skip = 0;          /* perf walking callers first keeps the outer end */
+    uint64_t skip;              /* perf walking callers first keeps the outer end */
 
     if (r->o->stack_outer && extent != 1) {    /* (walked whole: the same) */
         if (ps_callchain_outer_skip(smp, walk_max_stack(w), &skip) < 0)
@@ -869,19 +926,20 @@ static int add_chain_raw(run *r, walk *w, hist *h, const ps_sample *smp, hist_it
     if (extent < 0)
         return 0;               /* corrupt chain: perf drops it all */
     k = extent ? common_end(l, h, smp, level) : 0;
+    if (r->o->stack_outer) {
+        int cut = extent == 0 || last_reserve(nl, n) < 0;
+
+        if (cut)
+            l->h = nl->h = NULL;
+        return add_chain_outer(r, w, h, smp, it, period, k, cut);
+    }
     if (extent == 0 || last_reserve(nl, n) < 0) {
         unsigned max_stack = walk_max_stack(w);
         size_t frames = 0;
 
         l->h = nl->h = NULL;
         for (i = 0; i < n && frames < max_stack; i++) {
-            uint32_t row;
-
-            if (skip > 0 && smp->callchain[i] < PERF_CONTEXT_MAX) {
-                skip--;
-                continue;
-            }
-            row = chain_entry(r, w, h, smp, it, level, i, &mode, period);
+            uint32_t row = chain_entry(r, w, h, smp, it, level, i, &mode, period);
 
             if (row == UINT32_MAX)
                 return -1;
@@ -1585,6 +1643,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     free(r.dsos);
     free(r.names);
     free(r.seen);
+    free(r.modes);
     last_free(&r);
     ps_u64map__free(&r.mapped);
     for (i = 0; i < 2; i++) {

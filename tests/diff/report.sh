@@ -27,6 +27,7 @@ source "$(dirname "$0")/lib.sh"
 require_perf
 install_dwarf_bins
 install_bin "$ROOT/testdata/hog/hog" /tmp/perfsift-hog/hog
+install_bin "$ROOT/testdata/cumorder/hot" /tmp/perfsift-cumorder/hot
 C=$SHARED/corpus/captures
 T=$ROOT/testdata
 
@@ -218,6 +219,14 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     for o in "--max-stack 1 -g folded" "--no-children -G --max-stack 1" "--no-children -G --max-stack 2" \
              "--comms python3 -g folded --sort dso,sym"; do
         check max-stack "$T/maxstack/badmark.data" "$o" "$o"
+    done
+    # children without call graphs: perf makes the rows of a sample's chain
+    # in its cursor's order, callers first by default, and rows of equal
+    # children stay in that order (cumorder/pf.data: two unresolved
+    # addresses under every thread's start)
+    for o in "--children -g none" "--children -g none --sort dso,sym" \
+             "--children -g none --max-stack 5" "--children -g callee --sort dso,sym"; do
+        check cum-order "$T/cumorder/pf.data" "$o" "$o"
     done
     # samples whose call chain resolves to no entry (hotspot's captures):
     # the call graph view adds nothing for them (it crashed once)
