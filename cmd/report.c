@@ -595,13 +595,26 @@ static int print_group(FILE *fp, const report *r, hist *h)
     return 0;
 }
 
+/* Whether no event kept a sample (none had any, or --time and --cpu, which
+ * drop samples, left none): perf then prints no table, not even a group's
+ * (rows the other filters hide still count) */
+static int no_samples(const hist_set *set)
+{
+    size_t i;
+
+    for (i = 0; i < set->n; i++)
+        if (set->ev[i].nr_samples > 0)
+            return 0;
+    return 1;
+}
+
 static int write_all(report *r)
 {
     json_t *doc = r->json ? json_object() : NULL, *events = json_array();
     size_t i, n;
     int rc = EXIT_OK;
 
-    if (!r->json && r->set.n == 0) {
+    if (!r->json && no_samples(&r->set)) {
         /* perf's text before it gives up on a capture without samples */
         printf("# To display the perf.data header info, please use "
                "--header/--header-only options.\n#\n");
@@ -620,6 +633,9 @@ static int write_all(report *r)
         size_t *order;
 
         if (r->group_view && h->nr_members > 1) {
+            if (h->nr_samples == 0)
+                continue;       /* perf skips a group whose leader kept no
+                                 * sample (--time, --cpu drop them) */
             if (print_group(stdout, r, h) < 0) {
                 fprintf(stderr, "perfsift report: out of memory\n");
                 rc = EXIT_BADINPUT;

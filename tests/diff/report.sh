@@ -257,6 +257,12 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
              "--dsos hog" "-n --show-total-period"; do
         check groups "$T/hog-group.data" "$o" "$o"
     done
+    # --time (and --cpu) drop samples: none left, perf prints no table,
+    # not even the group's (a forced group's too)
+    for o in "--time 1,2" "--time 1,2 --no-children -g none" "--group --time 1,2"; do
+        check groups "$T/hog-group.data" "$o" "$o"
+        check groups "$T/multi-sys.data" "$o" "$o"
+    done
     # with call chains: children and self columns per event (the children
     # order by the leader's alone), the leader's call graphs
     for o in "" "--no-children" "--children -g none" "-g folded" "--no-group"; do
