@@ -1027,6 +1027,8 @@ int hist_group_link(hist *h, hist *const *m, uint32_t n)
                 return -1;
             d->acc_samples = 0;
             d->dummy = 1;
+            d->hidden = 0;      /* perf's dummy copies the member's row, not
+                                 * the filter verdict of the last sample */
         }
     }
     free(h->group_v);
