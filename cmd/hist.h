@@ -117,6 +117,7 @@ typedef struct hist {
     uint64_t    total_period, nr_samples;
     uint64_t    abs_period;     /* total_period of every row (--percentage
                                  * relative changes total_period) */
+    uint64_t    abs_samples;    /* nr_samples of every row (the same) */
     uint64_t    stamp;
     int         depth_order;    /* with children and call graphs: rows of one
                                  * thread equal in inclusive period go by the

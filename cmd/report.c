@@ -603,7 +603,7 @@ static int no_samples(const hist_set *set)
     size_t i;
 
     for (i = 0; i < set->n; i++)
-        if (set->ev[i].nr_samples > 0)
+        if (set->ev[i].abs_samples > 0)
             return 0;
     return 1;
 }
@@ -633,7 +633,7 @@ static int write_all(report *r)
         size_t *order;
 
         if (r->group_view && h->nr_members > 1) {
-            if (h->nr_samples == 0)
+            if (h->abs_samples == 0)
                 continue;       /* perf skips a group whose leader kept no
                                  * sample (--time, --cpu drop them) */
             if (print_group(stdout, r, h) < 0) {
@@ -642,7 +642,7 @@ static int write_all(report *r)
             }
             continue;
         }
-        if (group_member(r, h) || (h->nr_samples == 0 && r->ho.groups))
+        if (group_member(r, h) || (h->abs_samples == 0 && r->ho.groups))
             continue;           /* (a member made for the group table) */
         order = hist_order(h, r->ho.children, r->limit, &n);
 
@@ -858,6 +858,7 @@ int cmd_report(int argc, char **argv)
         for (size_t i = 0; i < r.set.n; i++) {
             r.set.ev[i].elide = r.elide;
             r.set.ev[i].abs_period = r.set.ev[i].total_period;
+            r.set.ev[i].abs_samples = r.set.ev[i].nr_samples;
             if (r.ho.graph != NULL)
                 r.set.ev[i].depth_order = r.cg.caller ? 1 : -1;
             if (r.relative)

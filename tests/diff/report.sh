@@ -129,6 +129,11 @@ check filter "$C/mthread-fp.data" "--sort dso --comms worker-1" "--no-children -
 # --percentage relative: shares (and the header's counts) of the rows shown
 check filter "$C/mthread-fp.data" "--comms worker-1 --percentage relative -n" \
     "--no-children -g none --comms worker-1 --percentage relative -n"
+# (a filter that hides every row: perf's table of 0 samples)
+check filter "$C/mthread-fp.data" "--comms nosuch --percentage relative" \
+    "--no-children -g none --comms nosuch --percentage relative"
+check filter "$C/mthread-fp.data" "--comms nosuch --percentage relative --children" \
+    "--children -g none --comms nosuch --percentage relative"
 check filter "$C/cpuhog-fp.data" "--children --dsos cpuhog --percentage relative" \
     "--children -g none --dsos cpuhog --percentage relative"
 check filter "$C/cpuhog-fp.data" "--comms cpuhog --dsos cpuhog -S foo" \
