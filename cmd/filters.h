@@ -56,7 +56,8 @@ enum { OPT_FILTER_COMMS = 1100, OPT_FILTER_PIDS, OPT_FILTER_TIDS, OPT_FILTER_TIM
 "                        10%/2 (the second tenth), 0%-10%, 25%; several\n" \
 "                        apart by commas\n" \
 "      --dsos LIST       only samples whose ip is in these DSOs (file name or\n" \
-"                        path, [kernel.kallsyms], ...; an ip in no map passes)\n" \
+"                        path, [kernel.kallsyms], ...); an ip in no map is\n" \
+"                        left out, as perf\n" \
 "  -S, --symbols LIST    only samples whose ip is in these functions\n"
 
 /**
