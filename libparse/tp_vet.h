@@ -19,6 +19,7 @@ typedef struct ps_tp_text {
     const char *text;       /* NUL-terminated at or after len */
     size_t      len;        /* bytes given to libtraceevent */
     size_t      at;         /* blob offset, for the caller's warnings */
+    const char *print_fmt;  /* the caller's: its print fmt as the blob has it */
 } ps_tp_text;
 
 enum {

@@ -237,15 +237,22 @@ static int version_has_cmdlines(const char *v)
     return x >= 0.6;
 }
 
+/* Where the print fmt line of text starts (after its label), or NULL. */
+static const char *print_fmt_line(const char *text)
+{
+    const char *p = strstr(text, "\nprint fmt: ");
+
+    return p ? p + strlen("\nprint fmt: ") : NULL;
+}
+
 /* The "print fmt: " text of a format (after the label, to the line end). */
 static const char *print_fmt_of(ps_tp *tp, const char *text)
 {
-    const char *p = strstr(text, "\nprint fmt: ");
+    const char *p = print_fmt_line(text);
     const char *e;
 
     if (p == NULL)
         return "";
-    p += strlen("\nprint fmt: ");
     e = strchr(p, '\n');
     return ps_arena__strndup(&tp->arena, p, e ? (size_t)(e - p) : strlen(p));
 }
@@ -480,6 +487,73 @@ static void fmt_list__free(fmt_list *l)
     free(l->t);
 }
 
+/* Copy the print fmt line from p (to its newline or NUL) to out (when not
+ * NULL), a tab or carriage return inside the format string (the quoted
+ * strings before the first argument) as its escape; an escaped quote does
+ * not end a string. Returns the bytes it takes. */
+static size_t copy_print_fmt(char *out, const char *p)
+{
+    size_t o = 0;
+    char quote = 0, c;
+    int args = 0;
+
+    for (; *p && *p != '\n'; p++) {
+        c = *p;
+        args |= !quote && c == ',';
+        if (quote && !args && (c == '\t' || c == '\r')) {
+            if (out) {
+                out[o] = '\\';
+                out[o + 1] = c == '\t' ? 't' : 'r';
+            }
+            o += 2;
+            continue;
+        }
+        if (quote && c == '\\' && p[1] && p[1] != '\n') {
+            if (out)
+                out[o] = c;
+            o++;
+            c = *++p;
+        } else if (c == '"' || c == '\'') {
+            quote = quote == 0 ? c : quote == c ? 0 : quote;
+        }
+        if (out)
+            out[o] = c;
+        o++;
+    }
+    return o;
+}
+
+/*
+ * text (n bytes) as libtraceevent 1.7 reads it the way perf 6.1 does, in
+ * a new allocation (*out_n bytes), or NULL when out of memory. perf 6.1's
+ * own copy of the library keeps every byte up to the closing quote in a
+ * string; 1.7 ends the string at a byte that is not printable, so a print
+ * fmt with a tab inside its format string (maple_tree:ma_read's "%s\tNode:")
+ * fails to parse there and prints "[FAILED TO PARSE]" where perf prints
+ * the text. A tab or carriage return inside the format string becomes its
+ * escape ("\t", "\r"), which 1.7's printer turns back into the same byte.
+ * In a string argument it stays: 1.7 prints an argument's escapes as they
+ * are, so no text there prints as perf does (no kernel format has one).
+ */
+static char *escape_print_fmt(const char *text, size_t n, size_t *out_n)
+{
+    const char *pf = print_fmt_line(text);
+    size_t head = pf ? (size_t)(pf - text) : n;
+    size_t line = pf ? strcspn(pf, "\n") : 0;      /* to the newline or a NUL */
+    size_t esc = pf ? copy_print_fmt(NULL, pf) : 0, o;
+    char *out = malloc(n - line + esc + 1);
+
+    if (out == NULL)
+        return NULL;
+    memcpy(out, text, head);
+    o = head + (pf ? copy_print_fmt(out + head, pf) : 0);
+    memcpy(out + o, text + head + line, n - head - line);
+    o += n - head - line;
+    out[o] = 0;
+    *out_n = o;
+    return out;
+}
+
 /* One event format text of system sys (spec 10.1 rows 11, 12), with the
  * length tracepoint.c's own checks allow libtraceevent to see. */
 static int read_format(rd *r, fmt_list *l, const char *sys, const char *what)
@@ -487,17 +561,18 @@ static int read_format(rd *r, fmt_list *l, const char *sys, const char *what)
     size_t at = r->c.pos;
     uint64_t n;
     char *text, *copy;
+    size_t len;
 
     if (rd_u64(r, &n, what) < 0 || rd_text(r, n, what, &text) < 0)
         return -1;
     if (ps_grow((void **)&l->t, &l->cap, l->n + 1, sizeof(*l->t)) < 0 ||
-        (copy = malloc((size_t)n + 1)) == NULL)
+        (copy = escape_print_fmt(text, (size_t)n, &len)) == NULL)
         return rd_fail(r, what, "out of memory");
-    memcpy(copy, text, (size_t)n + 1);
     l->t[l->n].sys = sys;
     l->t[l->n].text = copy;
-    l->t[l->n].len = safe_format_length(r->tp, copy, (size_t)n, at);
+    l->t[l->n].len = safe_format_length(r->tp, copy, len, at);
     l->t[l->n].at = at;
+    l->t[l->n].print_fmt = print_fmt_of(r->tp, text);
     l->n++;
     return 0;
 }
@@ -539,7 +614,7 @@ static int parse_format(ps_tp *tp, const ps_tp_text *t)
         return -1;
     }
     tp->events[tp->nr_formats].ev = ev;
-    tp->events[tp->nr_formats].print_fmt = print_fmt_of(tp, t->text);
+    tp->events[tp->nr_formats].print_fmt = t->print_fmt;
     tp->events[tp->nr_formats].sized = ps_tp_vet_sized(ev);
     tp->nr_formats++;
     return 0;

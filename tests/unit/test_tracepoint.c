@@ -700,11 +700,11 @@ static void test_vet_parse_in_helper(void)
 {
     struct tep_handle *tep = tep_alloc();
     ps_tp_text t[5] = {
-        { "sched", f_switch, sizeof(f_switch) - 1, 0 },
-        { "test", f_parse_crash, sizeof(f_parse_crash) - 1, 0 },
-        { "sched", f_exec, sizeof(f_exec) - 1, 0 },
-        { "test", f_parse_crash, sizeof(f_parse_crash) - 1, 0 },
-        { "ftrace", f_function, sizeof(f_function) - 1, 0 },
+        { "sched", f_switch, sizeof(f_switch) - 1, 0, NULL },
+        { "test", f_parse_crash, sizeof(f_parse_crash) - 1, 0, NULL },
+        { "sched", f_exec, sizeof(f_exec) - 1, 0, NULL },
+        { "test", f_parse_crash, sizeof(f_parse_crash) - 1, 0, NULL },
+        { "ftrace", f_function, sizeof(f_function) - 1, 0, NULL },
     };
     static const unsigned char want[5] = { PS_TP_VET_OK, PS_TP_VET_CRASHED, PS_TP_VET_OK,
                                            PS_TP_VET_CRASHED, PS_TP_VET_OK };
@@ -755,6 +755,55 @@ static int print_expr(const char *conv, const char *expr, uint8_t b8, char *out,
     ps_tp__free(tp);
     free(b.p);
     return rc;
+}
+
+/* A tab (or carriage return) inside a print fmt's format string, as in
+ * maple_tree:ma_read's "%s\tNode: %p ...": perf 6.1's libtraceevent keeps
+ * it in the string and prints it, libtraceevent 1.7 ends the string there
+ * and the event printed "[FAILED TO PARSE]". It prints as in perf, and the
+ * format table keeps the print fmt as the blob has it. (A tab in a string
+ * argument is not handled: 1.7 cannot print one as perf does.) */
+static void test_print_fmt_tab(void)
+{
+    static const struct { const char *conv, *expr, *want; } cases[] = {
+        { "%u\t%u", "REC->b8, REC->b8", "v=200\t200" },
+        { "\t%u\r\t", "REC->b8", "v=\t200\r\t" },
+        { "\\\"\t%u", "REC->b8", "v=\"\t200" },      /* after an escaped quote */
+        { "%s\t%u", "\"a,b\", REC->b8", "v=a,b\t200" },   /* a string argument */
+    };
+    size_t i;
+
+    for (i = 0; i < PS_ARRAY_SIZE(cases); i++) {
+        char out[512];
+        ps_error err;
+        int rc = print_expr(cases[i].conv, cases[i].expr, 200, out, sizeof(out), &err);
+
+        CHECK(rc > 0 && strcmp(out, cases[i].want) == 0);
+        if (rc <= 0 || strcmp(out, cases[i].want) != 0)
+            fprintf(stderr, "  case %zu printed [%s]\n", i, rc > 0 ? out : err.msg);
+    }
+}
+
+/* The format table's print fmt is the blob's text, tab and all. */
+static void test_print_fmt_tab_kept(void)
+{
+    const char *cut = strstr(f_fields, "print fmt: ");
+    char text[2048];
+    blob_spec sp = { "0.6", 0, NULL, NULL, 0, text };
+    const ps_tp_format *fmt;
+    size_t end;
+    buf b;
+    ps_tp *tp;
+
+    snprintf(text, sizeof(text), "%.*sprint fmt: \"v=%%d\tw\", REC->a8\n",
+             (int)(cut - f_fields), f_fields);
+    b = make_blob(&sp, &end);
+    tp = ps_tp__new(b.p, b.n, count_warning, NULL);
+    fmt = tp ? ps_tp__find(tp, 900) : NULL;
+    CHECK(fmt != NULL && strcmp(fmt->print_fmt, "\"v=%d\tw\", REC->a8") == 0);
+    CHECK(fmt != NULL && !fmt->print_failed);
+    ps_tp__free(tp);
+    free(b.p);
 }
 
 /* A print fmt that divides by a field, by an expression or by a constant
@@ -1205,6 +1254,8 @@ static const struct harness_test tests[] = {
     TEST(test_sizeof_traps),
     TEST(test_vet_parse_in_helper),
     TEST(test_print_traps),
+    TEST(test_print_fmt_tab),
+    TEST(test_print_fmt_tab_kept),
     TEST(test_print_sizes),
     TEST(test_bad_payloads),
     TEST(test_truncated_blob_every_byte),
