@@ -351,6 +351,30 @@ static int divide_trap(const char *pf, const char *op)
     return !(l - pf >= 2 && ((l[-2] == '-' && l[-1] == '>') || l[-1] == '.'));
 }
 
+/* Whether p starts a call of a helper that libtraceevent 1.7 knows and
+ * perf 6.1's own copy of it does not: perf fails such a print fmt ("function
+ * __get_cpumask not defined") and prints the event's fields after "[FAILED
+ * TO PARSE]" (ipi:ipi_send_cpumask), where 1.7 would print the text. */
+static int perf_lacks_call(const char *p)
+{
+    static const char *const calls[] = {
+        "__get_cpumask", "__get_rel_cpumask", "__get_sockaddr", "__get_sockaddr_rel",
+    };
+    size_t i, n;
+
+    for (i = 0; i < PS_ARRAY_SIZE(calls); i++) {
+        const char *q = p + (n = strlen(calls[i]));
+
+        if (strncmp(p, calls[i], n) != 0)
+            continue;
+        while (*q == ' ')
+            q++;
+        if (*q == '(')
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether a print fmt (pf: its "\nprint fmt: " line) has a ternary whose
  * false branch holds, at the ternary's own parenthesis depth, one of the
  * tokens ternary_trap() names. String and character literals are
@@ -397,6 +421,9 @@ static const char *print_fmt_trap(const char *pf)
                    "token in its last branch)";
         } else if ((*p == '/' || *p == '%') && divide_trap(pf, p)) {
             return "divides a constant by zero, which libtraceevent computes while parsing";
+        } else if (*p == '_' && !is_word(p[-1]) && perf_lacks_call(p)) {
+            return "calls a function perf 6.1's libtraceevent does not define (as perf, the "
+                   "event prints its fields)";
         } else if (strncmp(p, "sizeof", 6) == 0 && !is_word(p[-1]) && !is_word(p[6])) {
             /* `sizeof(int)`, `x / sizeof(int)`, `x + sizeof(x)`: libtraceevent
              * 1.7 reads freed memory (ASan); no kernel format in the corpus
