@@ -1061,7 +1061,12 @@ int cmd_script(int argc, char **argv)
     }
     ps_resolver__set_inline(sc.res, !sc.no_inline);
     ps_resolver__set_full_srcpath(sc.res, sc.full_srcpath);
-    ps_session__set_tp_resolver(sc.s, kernel_func, &sc);
+    /* perf hands libtraceevent its kernel symbols only when the tracing
+     * data is there at open (a file's feature); a pipe's comes as a record
+     * later, so perf prints %ps/%pS of pipe captures as addresses (or by the
+     * blob's own kallsyms, which perf writes empty) */
+    if (!sc.pipe)
+        ps_session__set_tp_resolver(sc.s, kernel_func, &sc);
     if ((sc.has_stat || sc.pipe) && (sc.stat = script_stat_new(sc.s)) == NULL) {
         fprintf(stderr, "perfsift script: out of memory\n");
         script_free(&sc);

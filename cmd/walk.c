@@ -44,9 +44,12 @@ static const char *tp_kernel_func(void *ctx, uint64_t *addr, const char **mod)
     return f.r.sym->name;
 }
 
+/* Not for pipe captures: perf resolves %ps/%pS only when the tracing data is
+ * there at open (a file's feature), not when it comes as a pipe's record */
 void walk_tp_funcs(walk *w)
 {
-    ps_session__set_tp_resolver(w->s, tp_kernel_func, w->res);
+    if (ps_session_header(w->s)->container != PS_CONTAINER_PIPE)
+        ps_session__set_tp_resolver(w->s, tp_kernel_func, w->res);
 }
 
 const script_output *walk_output(const walk *w, const ps_evsel *e)
