@@ -514,19 +514,57 @@ static void fmt_list__free(fmt_list *l)
     free(l->t);
 }
 
+/* Copy the conversion at p ('%' then modifiers, in the format string) to
+ * out (when not NULL) as perf 6.1 prints it; *used is set to the bytes read,
+ * and the bytes written are returned. perf 6.1's libtraceevent skips a 'z'
+ * (or 'Z') size and prints the value as an int ("%zd" of -14 prints
+ * 4294967282, "%zx" of 2^32 + 1 prints 1); 1.7 prints the long. Without the
+ * 'z', and with 'd' or 'i' as 'u', 1.7 prints what perf prints. */
+static size_t copy_conversion(char *out, const char *p, size_t *used)
+{
+    size_t i = 1, o = 0;
+    int z = 0;
+
+    if (out)
+        out[o] = '%';
+    o++;
+    for (; p[i] && strchr("#0-+ .*123456789hlLjtqzZ", p[i]) != NULL; i++) {
+        if (p[i] == 'z' || p[i] == 'Z') {
+            z = 1;
+            continue;
+        }
+        if (out)
+            out[o] = p[i];
+        o++;
+    }
+    *used = i;
+    if (p[i] == '\0' || p[i] == '"' || p[i] == '\\' || p[i] == '\n')
+        return o;               /* the string ends inside the conversion */
+    if (out)
+        out[o] = z && (p[i] == 'd' || p[i] == 'i') ? 'u' : p[i];
+    *used = i + 1;
+    return o + 1;
+}
+
 /* Copy the print fmt line from p (to its newline or NUL) to out (when not
- * NULL), a tab or carriage return inside the format string (the quoted
- * strings before the first argument) as its escape; an escaped quote does
- * not end a string. Returns the bytes it takes. */
+ * NULL), the format string (the quoted strings before the first argument)
+ * as perf 6.1 reads it: a tab or carriage return as its escape, a 'z' size
+ * dropped (copy_conversion()); an escaped quote does not end a string.
+ * Returns the bytes it takes. */
 static size_t copy_print_fmt(char *out, const char *p)
 {
-    size_t o = 0;
+    size_t o = 0, used;
     char quote = 0, c;
     int args = 0;
 
     for (; *p && *p != '\n'; p++) {
         c = *p;
         args |= !quote && c == ',';
+        if (quote == '"' && !args && c == '%' && p[1] != '%') {
+            o += copy_conversion(out ? out + o : NULL, p, &used);
+            p += used - 1;
+            continue;
+        }
         if (quote && !args && (c == '\t' || c == '\r')) {
             if (out) {
                 out[o] = '\\';
@@ -538,6 +576,11 @@ static size_t copy_print_fmt(char *out, const char *p)
         if (quote && c == '\\' && p[1] && p[1] != '\n') {
             if (out)
                 out[o] = c;
+            o++;
+            c = *++p;
+        } else if (quote == '"' && !args && c == '%') {
+            if (out)
+                out[o] = c;     /* "%%": the first of two, the second below */
             o++;
             c = *++p;
         } else if (c == '"' || c == '\'') {
@@ -561,6 +604,7 @@ static size_t copy_print_fmt(char *out, const char *p)
  * escape ("\t", "\r"), which 1.7's printer turns back into the same byte.
  * In a string argument it stays: 1.7 prints an argument's escapes as they
  * are, so no text there prints as perf does (no kernel format has one).
+ * The format string's conversions lose their 'z' (copy_conversion()).
  */
 static char *escape_print_fmt(const char *text, size_t n, size_t *out_n)
 {

@@ -56,7 +56,7 @@ done < <(every_capture)     # all of them, also under SANITIZE
 for want in sched-tp-syswide.data syscalls-tp.data uprobe.data pipe-tracepoints.data \
             tp.data tp_be.data w_tp.data w_tp05.data w_tpunk.data args.perf.data \
             probe.data.file probe.data.stream parallel_static_gcc.perf.data.zstd \
-            multi-sys.data maple-tp.data ipi-cpumask.data; do
+            multi-sys.data maple-tp.data ipi-cpumask.data dio-zd.data; do
     grep -q "/$want\$" "$TMPD/tp-captures" ||
         fail "tracepoint capture $want: not found, or perf lists no tracepoint in it"
 done

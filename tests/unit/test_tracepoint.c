@@ -814,6 +814,33 @@ static void test_print_fmt_tab(void)
     }
 }
 
+/* A 'z' size in a conversion: perf 6.1's libtraceevent skips it and prints
+ * the value as an int, zero-extended ("%zd" of -14 prints 4294967282, as
+ * iomap:iomap_dio_complete's "ret %zd" of a failed O_DIRECT read); 1.7
+ * printed the long. "%%z" is no conversion. */
+static void test_print_fmt_size_t(void)
+{
+    static const struct { const char *conv, *expr, *want; } cases[] = {
+        { "%zd", "REC->a64", "v=3589934592" },            /* -5000000000 */
+        { "%zu", "REC->b64", "v=1985229328" },            /* 0xfedcba9876543210 */
+        { "%zx|%Zx", "REC->b64, REC->b64", "v=76543210|76543210" },
+        { "%-12zi|", "REC->a64", "v=3589934592  |" },
+        { "%%zd %lld", "REC->a64", "v=%zd -5000000000" },
+        { "%zu", "REC->b8", "v=200" },
+    };
+    size_t i;
+
+    for (i = 0; i < PS_ARRAY_SIZE(cases); i++) {
+        char out[512];
+        ps_error err;
+        int rc = print_expr(cases[i].conv, cases[i].expr, 200, out, sizeof(out), &err);
+
+        CHECK(rc > 0 && strcmp(out, cases[i].want) == 0);
+        if (rc <= 0 || strcmp(out, cases[i].want) != 0)
+            fprintf(stderr, "  case %zu printed [%s]\n", i, rc > 0 ? out : err.msg);
+    }
+}
+
 /* The format table's print fmt is the blob's text, tab and all. */
 static void test_print_fmt_tab_kept(void)
 {
@@ -1287,6 +1314,7 @@ static const struct harness_test tests[] = {
     TEST(test_print_traps),
     TEST(test_print_fmt_tab),
     TEST(test_print_fmt_tab_kept),
+    TEST(test_print_fmt_size_t),
     TEST(test_print_sizes),
     TEST(test_bad_payloads),
     TEST(test_truncated_blob_every_byte),
