@@ -436,7 +436,11 @@ static int on_fork(ps_machine *m, const ps_event *ev, uint64_t t)
              maps_copy(m, th->maps, parent->maps) < 0)
         return -1;                   /* a new process: a copy (th->maps is new) */
     if (parent->comm_set) {
-        th->comms[0] = *ps_thread__comm_at(parent, t);
+        /* the parent's comm as last set, not as of t: perf's thread__fork()
+         * copies thread__comm_str(parent). The same in time order; with
+         * --show-round-events records come in file order, and a COMM that
+         * came late (its time before t) is the one perf copies */
+        th->comms[0] = parent->comms[parent->nr_comms - 1];
         th->comms[0].time = t;
         th->comms[0].exec = 0;
         th->comm_set = 1;
