@@ -148,6 +148,7 @@ typedef struct header {
     int      has_event;
     uint64_t period;
     int      has_period;
+    int      has_time;          /* the default reader: a "secs.frac:" was read */
     const char *rest;           /* the default reader: after "event:" */
     size_t   rest_n;
 } header;
@@ -264,6 +265,7 @@ static int header_rest(const char *s, size_t n, size_t i, header *h)
         return 0;
     h->tid = (fold_str){ s + i, j - i };
     h->pid = (fold_str){ "?", 1 };
+    h->has_time = 0;
     if (j < n && s[j] == '/') {
         k = number(s, n, j + 1);
         if (k == j + 1)
@@ -291,6 +293,7 @@ static int header_rest(const char *s, size_t n, size_t i, header *h)
         while (m < n && is_digit((unsigned char)s[m]))
             m++;
         if (m > k + 1 && m < n && s[m] == ':') {
+            h->has_time = 1;
             j = skip_ws(s, n, m + 1);
             k = j;
             while (k < n && is_digit((unsigned char)s[k]))
@@ -317,22 +320,36 @@ static int header_rest(const char *s, size_t n, size_t i, header *h)
     return 1;
 }
 
+/* The end of the shortest comm from i the header parses after (with a
+ * time if timed), 0 for none; h holds that parse. */
+static size_t comm_end(const char *s, size_t n, size_t i, int timed, header *h)
+{
+    size_t e;
+
+    for (e = i + 1; e < n; e++) {
+        if (!is_ws((unsigned char)s[e]) || is_ws((unsigned char)s[e - 1]))
+            continue;
+        if (header_rest(s, n, skip_ws(s, n, e), h) && (!timed || h->has_time))
+            return e;
+    }
+    return 0;
+}
+
 static int default_header(const char *s, size_t n, header *h)
 {
     size_t i = skip_ws(s, n, 0), e;
 
     if (i >= n || s[0] == '\t')
         return 0;
-    /* the comm is the shortest prefix the rest parses after */
-    for (e = i + 1; e < n; e++) {
-        if (!is_ws((unsigned char)s[e]) || is_ws((unsigned char)s[e - 1]))
-            continue;
-        if (header_rest(s, n, skip_ws(s, n, e), h)) {
-            h->comm = (fold_str){ s + i, e - i };
-            return 1;
-        }
-    }
-    return 0;
+    /* the comm is the shortest prefix the rest parses after with a time
+     * (perf prints one unless -F leaves it out), else the shortest at all:
+     * a comm such as "worker 0" would otherwise end before its digits,
+     * which then read as the tid, the tid as a period and the time as the
+     * event */
+    if ((e = comm_end(s, n, i, 1, h)) == 0 && (e = comm_end(s, n, i, 0, h)) == 0)
+        return 0;
+    h->comm = (fold_str){ s + i, e - i };
+    return 1;
 }
 
 /*
