@@ -87,7 +87,8 @@ static int build(ps_dwcus *t, Dwarf *dw)
             if (hi > lo && add(t, lo, hi, dwarf_dieoffset(&cudie)) < 0)
                 return -1;
     }
-    qsort(t->r, t->nr, sizeof(*t->r), by_lo);
+    if (t->nr > 1)              /* (qsort() of NULL is undefined, even of 0) */
+        qsort(t->r, t->nr, sizeof(*t->r), by_lo);
     return 0;
 }
 
