@@ -72,29 +72,64 @@ static int record_error(ps_session *s, ps_error *err, int rc, uint64_t off,
 
 /* --- opening ---------------------------------------------------------------- */
 
+/* N of a "data.N" name; -1 for other "data." names */
+static int dir_file_number(const char *name)
+{
+    char *end;
+    long n;
+
+    if (name[5] < '0' || name[5] > '9')
+        return -1;
+    n = strtol(name + 5, &end, 10);
+    return *end == '\0' && n >= 0 && n <= 1000000 ? (int)n : -1;
+}
+
+static int add_dir_file(ps_session *s, char *p, int num, ps_error *err)
+{
+    size_t n = s->hdr.nr_dir_files, cap = n, cap2 = n;
+
+    if (ps_grow((void **)&s->dir_files, &cap, n + 1, sizeof(char *)) < 0 ||
+        ps_grow((void **)&s->dir_nums, &cap2, n + 1, sizeof(int)) < 0) {
+        free(p);
+        return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "out of memory");
+    }
+    s->dir_files[n] = p;
+    s->dir_nums[n] = num;
+    s->hdr.nr_dir_files = n + 1;
+    return PS_OK;
+}
+
+/* The regular "data.*" files of a directory capture, in readdir() order:
+ * perf_data__open_dir() neither sorts them nor stops at a gap, and perf
+ * reads them one after the other in that order, which decides the order
+ * of records with equal times, and of all records without ordering
+ * (--show-round-events). Empty files hold nothing (perf skips them). */
 static int list_dir_files(ps_session *s, ps_error *err)
 {
-    unsigned n;
+    DIR *dir = opendir(s->path);
+    struct dirent *d;
+    int rc = PS_OK;
 
-    for (n = 0; n < 100000; n++) {
+    if (dir == NULL)
+        return PS_OK;
+    while (rc == PS_OK && (d = readdir(dir)) != NULL) {
         char *p;
         struct stat st;
-        size_t cap = s->hdr.nr_dir_files;
 
-        if (asprintf(&p, "%s/data.%u", s->path, n) < 0)
-            return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "out of memory");
-        if (stat(p, &st) < 0 || !S_ISREG(st.st_mode)) {
-            free(p);
+        if (strncmp(d->d_name, "data.", 5) != 0)
+            continue;
+        if (asprintf(&p, "%s/%s", s->path, d->d_name) < 0) {
+            rc = ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "out of memory");
             break;
         }
-        if (ps_grow((void **)&s->dir_files, &cap, n + 1, sizeof(char *)) < 0) {
+        if (stat(p, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
             free(p);
-            return ps_error__set(err, PS_ENOMEM, PS_NO_OFFSET, "out of memory");
+            continue;
         }
-        s->dir_files[n] = p;
-        s->hdr.nr_dir_files = n + 1;
+        rc = add_dir_file(s, p, dir_file_number(d->d_name), err);
     }
-    return PS_OK;
+    closedir(dir);
+    return rc;
 }
 
 /* What the source must not recycle: records the ordering queue borrows. */
@@ -178,6 +213,7 @@ void ps_session_close(ps_session *s)
     for (i = 0; i < s->hdr.nr_dir_files; i++)
         free(s->dir_files[i]);
     free(s->dir_files);
+    free(s->dir_nums);
     free(s->vec.rv);
     free(s->vec.cpus);
     free(s->vec.str);
@@ -405,7 +441,7 @@ static int next_dir_file(ps_session *s, ps_error *err)
     ps_zstream__reset(&s->z);
     if ((rc = ps_source__open(&s->src, s->dir_files[s->dir_next], err)) < 0)
         return rc;
-    s->file_index = (int)s->dir_next++;
+    s->file_index = s->dir_nums[s->dir_next++];
     return PS_OK;
 }
 

@@ -31,7 +31,8 @@ struct ps_session {
     int            swap;
     int            in_features_marker_seen;
     /* directory captures */
-    char         **dir_files;   /* owned: data.0 ... */
+    char         **dir_files;   /* owned: data.*, in readdir() order */
+    int           *dir_nums;    /* owned: N of each data.N, -1 if none */
     unsigned       dir_next;
     int            file_index;
     int            done;

@@ -165,4 +165,20 @@ for f in "$ROOT/testdata/multi-sys.data" "$SHARED/corpus/captures/syscalls-tp.da
         same_as_perf "flags for every type" "$f" "$opts"
     done
 done
+# perf reads the data.* files of a directory capture one after the other
+# in readdir() order (perf_data__open_dir() does not sort them), which is
+# the output order without ordering (--show-round-events). The fixture's
+# two files under both names: in one copy readdir() order is not data.0,
+# data.1.
+for swap in 0 1; do
+    d=$TMPD/threads-swap$swap.data
+    mkdir -p "$d"
+    cp "$ROOT/testdata/threads-2.data/data" "$d/data"
+    cp "$ROOT/testdata/threads-2.data/data.$swap" "$d/data.0"
+    cp "$ROOT/testdata/threads-2.data/data.$((1 - swap))" "$d/data.1"
+    for opts in "--show-round-events" "--show-round-events --show-task-events -G" ""; do
+        same_as_perf "data.* files in readdir() order ($(ls -f "$d" | grep '^data\.' | tr '\n' ' '))" \
+            "$d" "$opts"
+    done
+done
 finish
