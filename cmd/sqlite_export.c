@@ -164,6 +164,7 @@ struct sqx {
     int64_t       machine_id;       /* 0 until the first export */
     int64_t       root_path;        /* call_paths id of the root, 0 until made */
     int           comm_exec;        /* some event has attr.comm_exec */
+    int           timeless;         /* records carry no time: perf's is -1 */
     int64_t      *evsel_ids;        /* owned: by evsel idx */
     size_t        nr_evsel_ids;
     xthread      *threads;          /* owned */
@@ -407,6 +408,7 @@ static int64_t export_comm(sqx *x, long t, size_t i)
         name = th->th->comms[i].comm;
         time = th->th->comms[i].time;
         exec = th->th->comms[i].exec;
+
         /* the comm a fork inherits starts at the FORK record's sample
          * time in perf (the model keeps the record's own time field) */
         if (i == 0 && time == th->th->start_time && th->th->ppid != UINT32_MAX) {
@@ -414,6 +416,10 @@ static int64_t export_comm(sqx *x, long t, size_t i)
 
             time = ft != 0 ? (uint64_t)ft : time;
         }
+        /* a COMM or FORK without a time starts its comm at perf's "no
+         * time", -1 (the model keeps the last time seen instead) */
+        if (x->timeless && th->th->comm_set)
+            time = UINT64_MAX;
     } else {
         snprintf(fake, sizeof(fake), ":%d", (int)th->tid);
     }
@@ -872,6 +878,13 @@ static void update_comm_exec(sqx *x, ps_session *s)
 
     for (i = 0; i < n && !x->comm_exec; i++)
         x->comm_exec = ps_attr_flag(&ps_session_evsel(s, i)->attr, PS_ATTR_COMM_EXEC);
+    /* perf reads the id trailer of every record as the first event's */
+    if (n > 0) {
+        const ps_attr *a = &ps_session_evsel(s, 0)->attr;
+
+        x->timeless = !ps_attr_flag(a, PS_ATTR_SAMPLE_ID_ALL) ||
+                      !(a->sample_type & PERF_SAMPLE_TIME);
+    }
 }
 
 /*
