@@ -42,7 +42,7 @@ static const char usage_text[] =
 "                        sw, trace, raw, break, synth and fields comm, tid,\n"
 "                        pid, time, cpu, event, trace, ip, sym, dso, addr,\n"
 "                        symoff, period, data_src, weight, phys_addr, misc,\n"
-"                        cgroup, data_page_size, code_page_size, ins_lat,\n"
+"                        data_page_size, code_page_size, ins_lat,\n"
 "                        srcline, bpf-output, synth, iregs, uregs, brstack,\n"
 "                        brstacksym, tod, flags, ipc\n"
 "      --ns              times with nanoseconds\n"
@@ -168,7 +168,6 @@ typedef struct script {
     ps_ksyms     *ksyms;         /* /proc/kallsyms read in a thread from the start */
 } script;
 
-static const char *script_cgroup_name(uint64_t id);
 
 static void symbols_warning(void *ctx, const ps_error *w)
 {
@@ -636,10 +635,6 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
         lb_putc(&sc->lb, ' ');
         lb_puts(&sc->lb, page_size_name(smp->code_page_size, buf, sizeof(buf)));
     }
-    if (o->fields & F_CGROUP) {
-        lb_putc(&sc->lb, ' ');
-        lb_puts(&sc->lb, script_cgroup_name(smp->cgroup));
-    }
     lb_putc(&sc->lb, '\n');
     if (sc->dump != NULL && script_dump_take(sc->dump, e, &sc->lb) < 0)
         return -1;
@@ -756,46 +751,6 @@ static int on_sample(script *sc, const ps_event *ev)
 
 /* --- side-band records ----------------------------------------------------- */
 
-/* cgroup id -> path, from CGROUP records (perf's cgroup__find) */
-typedef struct cgroup_name { uint64_t id; char *path; } cgroup_name;
-static cgroup_name *cgroups;
-static size_t nr_cgroups;
-
-static const char *script_cgroup_name(uint64_t id)
-{
-    size_t i;
-
-    for (i = nr_cgroups; i-- > 0;)
-        if (cgroups[i].id == id)
-            return cgroups[i].path;
-    return "unknown";
-}
-
-static int cgroup_add(const ps_event *ev)
-{
-    cgroup_name *v = realloc(cgroups, (nr_cgroups + 1) * sizeof(*v));
-
-    if (v == NULL)
-        return -1;
-    cgroups = v;
-    v[nr_cgroups].id = ev->u.cgroup.id;
-    if ((v[nr_cgroups].path = strdup(ev->u.cgroup.path ? ev->u.cgroup.path : "")) == NULL)
-        return -1;
-    nr_cgroups++;
-    return 0;
-}
-
-static void cgroups_free(void)
-{
-    size_t i;
-
-    for (i = 0; i < nr_cgroups; i++)
-        free(cgroups[i].path);
-    free(cgroups);
-    cgroups = NULL;
-    nr_cgroups = 0;
-}
-
 static void print_sideband(script *sc, const ps_event *ev, const script_event_start *st)
 {
     const ps_evsel *e = ev->evsel;
@@ -840,8 +795,6 @@ static int on_sideband(script *sc, const ps_event *ev, ps_error *err)
     int show = (script_event__show_class(ev->type) & (int)sc->show) != 0;
     script_event_start st;
 
-    if (ev->type == PERF_RECORD_CGROUP && cgroup_add(ev) < 0)
-        return ps_error__set(err, PS_ENOMEM, ev->offset, "script: out of memory");
     if (!show)
         return ps_resolver__event(sc->res, ev, err) < 0 ? -1 : 0;
     script_event__start(&st, ev);
@@ -1008,7 +961,6 @@ static void script_free(script *sc)
     lb_free(&sc->lb);
     free(sc->trace);
     script_stat_free(sc->stat);
-    cgroups_free();
 }
 
 int cmd_script(int argc, char **argv)

@@ -16,7 +16,7 @@ enum {
     F_CPU = 1u << 4, F_EVNAME = 1u << 5, F_TRACE = 1u << 6, F_IP = 1u << 7,
     F_SYM = 1u << 8, F_DSO = 1u << 9, F_ADDR = 1u << 10, F_SYMOFF = 1u << 11,
     F_PERIOD = 1u << 12, F_DATA_SRC = 1u << 13, F_WEIGHT = 1u << 14,
-    F_PHYS_ADDR = 1u << 15, F_MISC = 1u << 16, F_CGROUP = 1u << 17,
+    F_PHYS_ADDR = 1u << 15, F_MISC = 1u << 16,
     F_DATA_PAGE_SIZE = 1u << 18, F_CODE_PAGE_SIZE = 1u << 19,
     F_BPF_OUTPUT = 1u << 20, F_SYNTH = 1u << 21, F_INS_LAT = 1u << 22, F_SRCLINE = 1u << 23,
     F_IREGS = 1u << 24, F_UREGS = 1u << 25, F_BRSTACK = 1u << 26, F_BRSTACKSYM = 1u << 27,

@@ -181,4 +181,22 @@ for swap in 0 1; do
             "$d" "$opts"
     done
 done
+# Fields of later perfs perf 6.1 does not know, on a capture whose samples
+# carry PERF_SAMPLE_CGROUP: both refuse with "Invalid field requested."
+for opts in "-F cgroup" "-F +cgroup" "-F comm,dsoff"; do
+    f=$SHARED/corpus/captures/cgroups.data
+    # shellcheck disable=SC2086
+    perf_run script $opts -i "$f" > "$TMPD/perf.txt" 2> "$TMPD/perf.err"
+    prc=$?
+    # shellcheck disable=SC2086
+    "$PERFSIFT" script -q $opts "$f" > "$TMPD/ours.txt" 2> "$TMPD/ours.err"
+    orc=$?
+    if [ $prc -ne 0 ] && [ $orc -eq 2 ] && [ ! -s "$TMPD/ours.txt" ] &&
+       grep -qx 'Invalid field requested.' "$TMPD/perf.err" &&
+       grep -qx 'Invalid field requested.' "$TMPD/ours.err"; then
+        pass "script cgroups.data [$opts]: refused as perf 6.1 refuses it"
+    else
+        fail "script cgroups.data [$opts]: perf rc $prc, perfsift rc $orc: $(head -c 100 "$TMPD/ours.err")"
+    fi
+done
 finish
