@@ -115,6 +115,13 @@ typedef struct run {
                                          * capture maps -> its place in the
                                          * order they first come in */
     uint64_t                 nmapped;
+    struct stale_chain {        /* perf report's callchain cursor */
+        ps_sample       smp;    /* the last chain's sample (what resolves it) */
+        const ps_evsel *evsel;
+        uint64_t       *ips;    /* owned: its chain */
+        size_t          cap;
+        int             set;
+    } stale;
 } run;
 
 /* The last sample's call graph work (add_graph()), for a next one with
@@ -987,6 +994,89 @@ static int add_children(run *r, walk *w, hist *h, const ps_event *ev, hist_item 
     return add_chain(r, w, h, ev, it, period, self);
 }
 
+/*
+ * perf report's callchain cursor is one for the whole session, and
+ * sample__resolve_callchain() leaves it as it was for a sample without a
+ * chain: with children, such a sample (an event recorded without -g next
+ * to one with call graphs) adds a row for each entry of the last chain
+ * resolved before it, whoever's it was, in the sample's own thread.
+ * Kept for frame-pointer chains only (a DWARF or LBR one would need its
+ * stack or branches kept too): after one of those, nothing is added.
+ */
+static int note_chain(run *r, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+    struct stale_chain *c = &r->stale;
+    size_t n = (size_t)smp->nr_callchain;
+
+    c->set = 0;
+    if (smp->sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+                            PERF_SAMPLE_BRANCH_STACK))
+        return 0;
+    if (n > c->cap && ps_grow((void **)&c->ips, &c->cap, n, sizeof(*c->ips)) < 0)
+        return -1;
+    if (n > 0)
+        memcpy(c->ips, smp->callchain, n * sizeof(*c->ips));
+    memset(&c->smp, 0, sizeof(c->smp));
+    c->smp.sample_type = smp->sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+                                             PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+                                             PERF_SAMPLE_CALLCHAIN);
+    c->smp.ip = smp->ip;
+    c->smp.pid = smp->pid;
+    c->smp.tid = smp->tid;
+    c->smp.time = smp->time;
+    c->smp.cpu = smp->cpu;
+    c->smp.nr_callchain = n;
+    c->smp.callchain = c->ips;
+    c->evsel = ev->evsel;
+    c->set = 1;
+    return 0;
+}
+
+/* With call graphs, perf appends the cursor from each entry on to that
+ * entry's row (its graph is not shown: the event has none), which makes
+ * the depth that orders rows of equal children (add_graph()). */
+static int add_stale_graph(run *r, walk *w, hist *h, const ps_event *old, hist_item *it,
+                           uint64_t period, uint32_t self)
+{
+    const ps_frame *frames;
+    int caller = r->o->graph->caller;
+    char level = it->level;
+    size_t i, n;
+
+    n = ps_resolver__frames(walk_resolver(w), &old->u.sample,
+                            old->evsel->attr.branch_sample_type, walk_max_stack(w), &frames);
+    h->v[self].chain_stamp = h->stamp;  /* perf's he_cache holds the sample's row */
+    for (i = 0; i < n; i++) {
+        const ps_frame *fr = &frames[caller ? n - 1 - i : i];
+        hist_entry *e;
+
+        if (fr->map != NULL || fr->r.sym != NULL)
+            level = fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+        if ((e = chain_row(r, h, it, fr, level, self, period)) == NULL)
+            return -1;
+        if (e->chain_stamp != h->stamp && n - i > e->max_depth)
+            e->max_depth = (uint32_t)(n - i);
+        e->chain_stamp = h->stamp;
+    }
+    return 0;
+}
+
+static int add_stale_chain(run *r, walk *w, hist *h, const ps_event *ev, const hist_item *it,
+                           uint64_t period, uint32_t self)
+{
+    ps_event old = *ev;
+    hist_item item = *it;
+
+    if (!r->stale.set)
+        return 0;
+    old.u.sample = r->stale.smp;
+    old.evsel = r->stale.evsel;
+    if (r->o->graph != NULL && !r->rshaped)
+        return add_stale_graph(r, w, h, &old, &item, period, self);
+    return add_chain(r, w, h, &old, &item, period, self);
+}
+
 /* The sample's own row, from the cache or resolved (its item in *it). */
 /* Key trace: what perf report shows of a tracepoint sample (its print
  * fmt's text, as perf script's trace field), "N/A" for other events.
@@ -1350,6 +1440,12 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     }
     if ((self = add_self(r, w, h, ev, &it, period)) == NULL)
         goto oom;
+    if (r->o->children && !(ev->u.sample.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+        if (add_stale_chain(r, w, h, ev, &it, period, (uint32_t)(self - h->v)) < 0)
+            goto oom;
+    } else if ((ev->u.sample.sample_type & PERF_SAMPLE_CALLCHAIN) && note_chain(r, ev) < 0) {
+        goto oom;
+    }
     if (r->o->graph != NULL) {
         if (add_graph(r, w, h, ev, &it, period, (size_t)(self - h->v)) < 0)
             goto oom;
@@ -1545,6 +1641,7 @@ static void reset(void *ctx)
     if (r->hc != NULL)
         hist_cache_forget(r->hc);
     r->last[0].h = r->last[1].h = NULL;
+    r->stale.set = 0;
     r->npend = 0;
     r->conflict = 0;
     shapes_free(r);
@@ -1644,6 +1741,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     free(r.names);
     free(r.seen);
     free(r.modes);
+    free(r.stale.ips);
     last_free(&r);
     ps_u64map__free(&r.mapped);
     for (i = 0; i < 2; i++) {

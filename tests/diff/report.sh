@@ -173,6 +173,13 @@ for cap in $graphs; do
     check graph "$cap" "" ""
     check graph "$cap" "--no-children" "--no-children"
 done
+# an event without call chains beside one with: perf's children of its
+# samples are the entries of the chain resolved last before each
+# (testdata/cg-mixed.data, two processes)
+for opts in "" "-g caller" "--children -g none" "--children -g none --sort dso,sym"; do
+    # shellcheck disable=SC2086
+    check stale-chain "$T/cg-mixed.data" "$opts" "$opts"
+done
 for m in "${gmodes[@]}"; do
     for cap in $C/mthread-fp.data $C/compressed.data $T/dwarf-inline.data; do
         [ "${SCRIPT_SETS:-}" = sanitize ] && [ "$cap" != "$T/dwarf-inline.data" ] && continue
