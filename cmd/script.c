@@ -324,6 +324,10 @@ static void print_tod(script *sc, uint64_t t)
     struct tm tm;
     time_t sec;
 
+    if (!ps_features_has(f, PS_HEADER_CLOCK_DATA)) {   /* a pipe's, not yet */
+        lb_mem(&sc->lb, "disabled ", 9);
+        return;
+    }
     tod = t > ref ? tod + (t - ref) : tod - (ref - t);
     sec = (time_t)(tod / 1000000000ull);
     if (localtime_r(&sec, &tm) == NULL) {
@@ -1024,7 +1028,10 @@ int cmd_script(int argc, char **argv)
         script_free(&sc);
         return EXIT_BADINPUT;
     }
-    if (wants_tod(&sc) && !ps_features_has(ps_session_features(sc.s), PS_HEADER_CLOCK_DATA)) {
+    /* perf checks a file's header only: a pipe's CLOCK_DATA comes later,
+     * as a record, and each sample prints "disabled" until it has */
+    if (wants_tod(&sc) && !sc.pipe &&
+        !ps_features_has(ps_session_features(sc.s), PS_HEADER_CLOCK_DATA)) {
         fprintf(stderr, "Can't provide 'tod' time, missing clock data. "
                 "Please record with -k/--clockid option.\n");
         script_free(&sc);

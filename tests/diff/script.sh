@@ -199,4 +199,12 @@ for opts in "-F cgroup" "-F +cgroup" "-F comm,dsoff"; do
         fail "script cgroups.data [$opts]: perf rc $prc, perfsift rc $orc: $(head -c 100 "$TMPD/ours.err")"
     fi
 done
+# -F tod on pipe captures: perf checks only a file's header for CLOCK_DATA;
+# a pipe's comes as a record, and a sample before it (or with none, -k not
+# given) prints "disabled" for its time of day
+for f in "$ROOT/testdata/pipe-clock.data" "$ROOT/testdata/pipe-z.data"; do
+    for opts in "-F +tod" "-F +tod --ns --show-task-events"; do
+        TZ=UTC same_as_perf "time of day in a pipe" "$f" "$opts"
+    done
+done
 finish
