@@ -302,6 +302,7 @@ def check_misc(f, lines, errs):
         p = value(lines, label)
         if p is not None and p != b"0.000000":
             t = f.get("sample_time", {}).get(key)
+            t = int(t) if isinstance(t, str) else t     # a u64 past 2^53: a string
             ours = None if t is None else ("%d.%06d" % (t // 10**9, t % 10**9 // 1000)).encode()
             cmp(errs, label, ours, p)
 
