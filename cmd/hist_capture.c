@@ -120,6 +120,10 @@ typedef struct run {
         const ps_evsel *evsel;
         uint64_t       *ips;    /* owned: its chain */
         size_t          cap;
+        uint64_t       *regs;   /* owned: its user registers (DWARF) */
+        size_t          cap_regs;
+        uint8_t        *stack;  /* owned: its user stack (DWARF) */
+        size_t          cap_stack;
         int             set;
     } stale;
 } run;
@@ -1000,9 +1004,29 @@ static int add_children(run *r, walk *w, hist *h, const ps_event *ev, hist_item 
  * chain: with children, such a sample (an event recorded without -g next
  * to one with call graphs) adds a row for each entry of the last chain
  * resolved before it, whoever's it was, in the sample's own thread.
- * Kept for frame-pointer chains only (a DWARF or LBR one would need its
- * stack or branches kept too): after one of those, nothing is added.
+ * Frame-pointer and DWARF chains are kept (with the registers and stack
+ * that unwind them); after an LBR one (branches), nothing is added.
  */
+static int keep_user_stack(struct stale_chain *c, const ps_sample *smp)
+{
+    size_t nr = (size_t)smp->regs_user.nr, n = (size_t)smp->stack_size;
+
+    if (nr > c->cap_regs && ps_grow((void **)&c->regs, &c->cap_regs, nr, sizeof(*c->regs)) < 0)
+        return -1;
+    if (n > c->cap_stack && ps_grow((void **)&c->stack, &c->cap_stack, n, 1) < 0)
+        return -1;
+    if (nr > 0)
+        memcpy(c->regs, smp->regs_user.regs, nr * sizeof(*c->regs));
+    if (n > 0)
+        memcpy(c->stack, smp->stack_data, n);
+    c->smp.regs_user = smp->regs_user;
+    c->smp.regs_user.regs = c->regs;
+    c->smp.stack_size = smp->stack_size;
+    c->smp.stack_dyn_size = smp->stack_dyn_size;
+    c->smp.stack_data = c->stack;
+    return 0;
+}
+
 static int note_chain(run *r, const ps_event *ev)
 {
     const ps_sample *smp = &ev->u.sample;
@@ -1010,8 +1034,7 @@ static int note_chain(run *r, const ps_event *ev)
     size_t n = (size_t)smp->nr_callchain;
 
     c->set = 0;
-    if (smp->sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
-                            PERF_SAMPLE_BRANCH_STACK))
+    if (smp->sample_type & PERF_SAMPLE_BRANCH_STACK)
         return 0;
     if (n > c->cap && ps_grow((void **)&c->ips, &c->cap, n, sizeof(*c->ips)) < 0)
         return -1;
@@ -1020,7 +1043,8 @@ static int note_chain(run *r, const ps_event *ev)
     memset(&c->smp, 0, sizeof(c->smp));
     c->smp.sample_type = smp->sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
                                              PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-                                             PERF_SAMPLE_CALLCHAIN);
+                                             PERF_SAMPLE_CALLCHAIN |
+                                             PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
     c->smp.ip = smp->ip;
     c->smp.pid = smp->pid;
     c->smp.tid = smp->tid;
@@ -1028,6 +1052,9 @@ static int note_chain(run *r, const ps_event *ev)
     c->smp.cpu = smp->cpu;
     c->smp.nr_callchain = n;
     c->smp.callchain = c->ips;
+    if ((smp->sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) &&
+        keep_user_stack(c, smp) < 0)
+        return -1;
     c->evsel = ev->evsel;
     c->set = 1;
     return 0;
@@ -1053,6 +1080,15 @@ static int add_stale_graph(run *r, walk *w, hist *h, const ps_event *old, hist_i
 
         if (fr->map != NULL || fr->r.sym != NULL)
             level = fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+        if (r->rshaped) {       /* (as add_graph(): perf's tree decides) */
+            int seen = shape_chain(r, h, it, fr, level, period, &e);
+
+            if (seen < 0)
+                return -1;
+            if (seen == 0 && n - i > e->max_depth)
+                e->max_depth = (uint32_t)(n - i);
+            continue;
+        }
         if ((e = chain_row(r, h, it, fr, level, self, period)) == NULL)
             return -1;
         if (e->chain_stamp != h->stamp && n - i > e->max_depth)
@@ -1072,7 +1108,7 @@ static int add_stale_chain(run *r, walk *w, hist *h, const ps_event *ev, const h
         return 0;
     old.u.sample = r->stale.smp;
     old.evsel = r->stale.evsel;
-    if (r->o->graph != NULL && !r->rshaped)
+    if (r->o->graph != NULL)
         return add_stale_graph(r, w, h, &old, &item, period, self);
     return add_chain(r, w, h, &old, &item, period, self);
 }
@@ -1742,6 +1778,8 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     free(r.seen);
     free(r.modes);
     free(r.stale.ips);
+    free(r.stale.regs);
+    free(r.stale.stack);
     last_free(&r);
     ps_u64map__free(&r.mapped);
     for (i = 0; i < 2; i++) {

@@ -175,10 +175,12 @@ for cap in $graphs; do
 done
 # an event without call chains beside one with: perf's children of its
 # samples are the entries of the chain resolved last before each
-# (testdata/cg-mixed.data, two processes)
-for opts in "" "-g caller" "--children -g none" "--children -g none --sort dso,sym"; do
-    # shellcheck disable=SC2086
-    check stale-chain "$T/cg-mixed.data" "$opts" "$opts"
+# (testdata/cg-mixed.data, two processes; dwarf-mixed.data, DWARF chains)
+for cap in "$T/cg-mixed.data" "$T/dwarf-mixed.data"; do
+    for opts in "" "-g caller" "--children -g none" "--children -g none --sort dso,sym"; do
+        # shellcheck disable=SC2086
+        check stale-chain "$cap" "$opts" "$opts"
+    done
 done
 for m in "${gmodes[@]}"; do
     for cap in $C/mthread-fp.data $C/compressed.data $T/dwarf-inline.data; do
