@@ -1009,11 +1009,37 @@ size_t *hist_order(const hist *h, int children, double limit, size_t *n)
     return v;
 }
 
+/* The index by key of the rows as they are now. Shaping perf's trees
+ * (diff_shape.c) leaves rows it merged away in the index, beside or in
+ * front of the row that took their sums, and rows it renamed under their
+ * old key: a lookup there finds an empty row, or none. Live rows only,
+ * the first of equal ones. */
+static void reindex_live(hist *h)
+{
+    size_t i, j;
+
+    if (h->nslots == 0)
+        return;
+    memset(h->slots, 0, h->nslots * sizeof(*h->slots));
+    for (i = 0; i < h->n; i++) {
+        if (h->v[i].merged)
+            continue;
+        j = slot_of(h, &h->v[i].it, hash_item(h, &h->v[i].it));
+        if (!h->slots[j])
+            h->slots[j] = (uint32_t)i + 1;
+    }
+}
+
 int hist_group_link(hist *h, hist *const *m, uint32_t n)
 {
     size_t i, r;
     uint32_t k;
 
+    /* perf pairs a group's rows by their keys after its collapse */
+    reindex_live(h);
+    for (k = 1; k < n; k++)
+        if (m[k - 1] != NULL)
+            reindex_live(m[k - 1]);
     for (k = 1; k < n; k++) {           /* rows only a member has: dummies */
         for (r = 0; m[k - 1] != NULL && r < m[k - 1]->n; r++) {
             const hist_entry *e = &m[k - 1]->v[r];

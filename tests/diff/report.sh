@@ -287,6 +287,12 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     for o in "" "--no-children" "--children -g none" "-g folded" "--no-group"; do
         check groups "$T/hog-group-g.data" "$o" "$o"
     done
+    # DWARF stacks of forked processes: rows perf's collapse merged away
+    # (or renamed: an inlined entry's row under another map object) must not
+    # be what a member's row pairs with; the row as collapsed is
+    for o in "" "--children -g none"; do
+        check groups "$T/dwarf/group-fork.data" "$o" "$o"
+    done
     # branch stacks: perf's default there is its branch view, a row per
     # branch (source and target), sorted comm,dso_from,symbol_from,
     # symbol_to,cycles; its other sort keys, and the samples with
