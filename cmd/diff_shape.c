@@ -31,6 +31,8 @@ typedef struct pentry {
 
 struct diff_shape {
     rbshape  tree;
+    rbshape  fin;               /* with comm keys: the collapsed tree */
+    int      has_fin;
     pentry  *v;                 /* owned: the tree's entries */
     size_t   n, cap;
     size_t   last;              /* the entry the last note found or made */
@@ -227,7 +229,7 @@ static int merge_row(hist *h, hist_entry *to, hist_entry *from)
  * tree with the same comparator; one that meets another gives its row's
  * sums to that one's row. order: in, the first tree's order; out, the
  * second's. @return the second tree's size, or -1 out of memory */
-static long collapse(const diff_shape *s, hist *h, uint32_t *order)
+static long collapse(diff_shape *s, hist *h, uint32_t *order)
 {
     rbshape t;
     size_t i;
@@ -252,11 +254,13 @@ static long collapse(const diff_shape *s, hist *h, uint32_t *order)
     }
     rbshape_inorder(&t, order);
     n = (long)t.n;
-    rbshape_free(&t);
+    rbshape_free(&s->fin);      /* kept: a group's rows pair in it */
+    s->fin = t;
+    s->has_fin = 1;
     return n;
 }
 
-int diff_shape_rank(const diff_shape *s, hist *h)
+int diff_shape_rank(diff_shape *s, hist *h)
 {
     uint32_t *order;
     size_t i, n;
@@ -316,6 +320,104 @@ void diff_shape_free(diff_shape *s)
     if (s == NULL)
         return;
     rbshape_free(&s->tree);
+    rbshape_free(&s->fin);
     free(s->v);
     free(s);
+}
+
+/* perf's last tree of entries: the collapsed one with comm keys */
+static rbshape *final_tree(diff_shape *s)
+{
+    return s->has_fin ? &s->fin : &s->tree;
+}
+
+/* hists__match(): each leader entry, in its tree's order, looks for its
+ * equal in the member's tree; a found one pairs (the last pairing wins) */
+static int match_entries(diff_shape *ls, hist *h, diff_shape *ms, const hist *m, uint32_t *lead)
+{
+    rbshape *lt = final_tree(ls);
+    uint32_t *lo = malloc((lt->n ? lt->n : 1) * sizeof(*lo));
+    size_t i;
+
+    if (lo == NULL)
+        return -1;
+    rbshape_inorder(lt, lo);
+    for (i = 0; i < lt->n; i++) {
+        cmp_ctx x = { h, ms->v, &ls->v[lo[i]] };
+        uint32_t got = rbshape_find(final_tree(ms), entry_cmp, &x);
+
+        if (got != UINT32_MAX && ms->v[got].row < m->n && ls->v[lo[i]].row < h->n)
+            lead[ms->v[got].row] = (uint32_t)ls->v[lo[i]].row;
+    }
+    free(lo);
+    return 0;
+}
+
+/* hists__link(): each member entry no leader entry found, in the member
+ * tree's order, goes into the leader's tree: the entry it meets there is
+ * its pair, else a dummy row, whose entry later searches meet */
+static int link_rest(diff_shape *ls, hist *h, diff_shape *ms, const hist *m, uint32_t *lead)
+{
+    rbshape *mt = final_tree(ms);
+    uint32_t *mo = malloc((mt->n ? mt->n : 1) * sizeof(*mo));
+    size_t i;
+
+    if (mo == NULL)
+        return -1;
+    rbshape_inorder(mt, mo);
+    for (i = 0; i < mt->n; i++) {
+        const pentry *p = &ms->v[mo[i]];
+        const hist_entry *e;
+        hist_entry *d;
+        cmp_ctx x;
+        uint32_t got;
+        int found;
+
+        if (p->row >= m->n || lead[p->row] != UINT32_MAX)
+            continue;
+        e = &m->v[p->row];
+        if (e->merged || e->hidden || (e->nr_samples == 0 && e->acc_period == 0))
+            continue;
+        if (ps_grow((void **)&ls->v, &ls->cap, ls->n + 1, sizeof(*ls->v)) < 0)
+            goto oom;
+        x = (cmp_ctx){ h, ls->v, p };
+        if ((got = rbshape_findnew(final_tree(ls), entry_cmp, &x, (uint32_t)ls->n, &found)) ==
+            UINT32_MAX)
+            goto oom;
+        if (found) {
+            lead[p->row] = (uint32_t)ls->v[got].row;
+            continue;
+        }
+        if ((d = hist_group_dummy(h, e)) == NULL)
+            goto oom;
+        ls->v[ls->n] = *p;
+        ls->v[ls->n++].row = (size_t)(d - h->v);
+        lead[p->row] = (uint32_t)(d - h->v);
+    }
+    free(mo);
+    return 0;
+oom:
+    free(mo);
+    return -1;
+}
+
+int diff_shape_link(diff_shape *ls, hist *h, diff_shape *ms, const hist *m, uint32_t *lead)
+{
+    rbshape *lt;
+    uint32_t *lo;
+    size_t i;
+
+    for (i = 0; i < m->n; i++)
+        lead[i] = UINT32_MAX;
+    if (match_entries(ls, h, ms, m, lead) < 0 || link_rest(ls, h, ms, m, lead) < 0)
+        return -1;
+    lt = final_tree(ls);        /* the rows' ranks, dummies among them */
+    if ((lo = malloc((lt->n ? lt->n : 1) * sizeof(*lo))) == NULL)
+        return -1;
+    rbshape_inorder(lt, lo);
+    for (i = 0; i < lt->n; i++)
+        if (ls->v[lo[i]].row < h->n)
+            h->v[ls->v[lo[i]].row].rank = (uint32_t)i;
+    free(lo);
+    return 0;
 }

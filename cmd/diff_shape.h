@@ -72,7 +72,18 @@ int  diff_shape_same(const diff_shape *s, const hist *h, const hist_item *it, co
  * rows merged by the collapse give their sums to the row they meet and are
  * hidden. h->ranked is set. 0, or -1 out of memory (h left unranked).
  */
-int  diff_shape_rank(const diff_shape *s, hist *h);
+int  diff_shape_rank(diff_shape *s, hist *h);
+
+/**
+ * A group member's rows paired with the leader's as perf pairs them
+ * (hists__match(), then hists__link()): by searching each one's last tree
+ * of entries (after diff_shape_rank()), whose comparator is no total order,
+ * so equal keys can miss each other. lead[member row]: the leader's row,
+ * UINT32_MAX none; member rows no leader entry meets get dummy rows
+ * (hist_group_dummy()), and the leader's rows their ranks again. 0, or -1
+ * out of memory.
+ */
+int  diff_shape_link(diff_shape *ls, hist *h, diff_shape *ms, const hist *m, uint32_t *lead);
 
 /**
  * One sample of h: it (its item; it->dso NULL when no map), sym (its

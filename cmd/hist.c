@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
+#include "diff_shape.h"
 #include "rbshape.h"
 #include "../libparse/util.h"
 
@@ -174,6 +175,7 @@ void hist_free(hist *h)
         free(h->strs);
     }
     free(h->name);
+    diff_shape_free(h->shape);
     free(h->group_v);
     free(h->group_ns);
     free(h->group_acc);
@@ -1030,9 +1032,25 @@ static void reindex_live(hist *h)
     }
 }
 
-int hist_group_link(hist *h, hist *const *m, uint32_t n)
+hist_entry *hist_group_dummy(hist *h, const hist_entry *e)
 {
-    size_t i, r;
+    hist_entry *d;
+
+    if ((d = hist_append(h, &e->it, 0, 0)) == NULL ||
+        (e->thread_comm != NULL && (d->thread_comm = hist_str(h, e->thread_comm)) == NULL))
+        return NULL;
+    d->acc_samples = 0;
+    d->dummy = 1;
+    d->hidden = 0;      /* perf's dummy copies the member's row, not the
+                         * filter verdict of the last sample */
+    return d;
+}
+
+/* Pairs by key (the hash index), dummies for a member's rows the leader
+ * lacks: lead[k][member row] the leader's row. -1 out of memory. */
+static int link_by_key(hist *h, hist *const *m, uint32_t n, uint32_t **lead)
+{
+    size_t r;
     uint32_t k;
 
     /* perf pairs a group's rows by their keys after its collapse */
@@ -1040,23 +1058,49 @@ int hist_group_link(hist *h, hist *const *m, uint32_t n)
     for (k = 1; k < n; k++)
         if (m[k - 1] != NULL)
             reindex_live(m[k - 1]);
-    for (k = 1; k < n; k++) {           /* rows only a member has: dummies */
+    for (k = 1; k < n; k++) {
         for (r = 0; m[k - 1] != NULL && r < m[k - 1]->n; r++) {
-            const hist_entry *e = &m[k - 1]->v[r];
+            const hist_entry *e = &m[k - 1]->v[r], *f;
             hist_entry *d;
 
-            if (e->merged || e->hidden || (e->nr_samples == 0 && e->acc_period == 0) ||
-                hist_find(h, &e->it) != NULL)
+            lead[k - 1][r] = UINT32_MAX;
+            if (e->merged)
+                continue;
+            if ((f = hist_find(h, &e->it)) != NULL) {
+                lead[k - 1][r] = (uint32_t)(f - h->v);
+                continue;
+            }
+            if (e->hidden || (e->nr_samples == 0 && e->acc_period == 0))
                 continue;       /* (a hidden row's dummy is hidden too) */
-            if ((d = hist_add(h, &e->it, 0, 0)) == NULL ||
-                (e->thread_comm != NULL && (d->thread_comm = hist_str(h, e->thread_comm)) == NULL))
+            if ((d = hist_group_dummy(h, e)) == NULL)
                 return -1;
-            d->acc_samples = 0;
-            d->dummy = 1;
-            d->hidden = 0;      /* perf's dummy copies the member's row, not
-                                 * the filter verdict of the last sample */
+            lead[k - 1][r] = (uint32_t)(d - h->v);
         }
     }
+    return 0;
+}
+
+/* perf's trees rebuilt for every event of the group (DWARF chains with
+ * children): pair in them, as perf, misses included */
+static int shaped_group(const hist *h, hist *const *m, uint32_t n)
+{
+    uint32_t k;
+
+    if (!h->ranked || h->shape == NULL)
+        return 0;
+    for (k = 1; k < n; k++)
+        if (m[k - 1] == NULL || m[k - 1]->shape == NULL)
+            return 0;
+    return 1;
+}
+
+/* first: of member rows paired with one leader row, the first gives its
+ * values (by key: the index's row), else the last (perf's last pair) */
+static int group_arrays(hist *h, hist *const *m, uint32_t n, uint32_t *const *lead, int first)
+{
+    size_t i, r;
+    uint32_t k;
+
     free(h->group_v);
     free(h->group_ns);
     free(h->group_acc);
@@ -1070,13 +1114,47 @@ int hist_group_link(hist *h, hist *const *m, uint32_t n)
         h->group_v[i * n] = h->v[i].period;
         h->group_ns[i * n] = h->v[i].nr_samples;
         h->group_acc[i * n] = h->v[i].acc_period;
-        for (k = 1; k < n; k++) {
-            const hist_entry *e = m[k - 1] != NULL ? hist_find(m[k - 1], &h->v[i].it) : NULL;
+    }
+    for (k = 1; k < n; k++) {
+        size_t mn = m[k - 1] != NULL ? m[k - 1]->n : 0;
 
-            h->group_v[i * n + k] = e != NULL ? e->period : 0;
-            h->group_ns[i * n + k] = e != NULL ? e->nr_samples : 0;
-            h->group_acc[i * n + k] = e != NULL ? e->acc_period : 0;
+        for (r = 0; r < mn; r++) {
+            size_t x = first ? mn - 1 - r : r;
+            const hist_entry *e = &m[k - 1]->v[x];
+            uint32_t l = lead[k - 1][x];
+
+            if (l == UINT32_MAX || l >= h->n)
+                continue;
+            h->group_v[l * n + k] = e->period;
+            h->group_ns[l * n + k] = e->nr_samples;
+            h->group_acc[l * n + k] = e->acc_period;
         }
     }
     return 0;
+}
+
+int hist_group_link(hist *h, hist *const *m, uint32_t n)
+{
+    uint32_t *lead[64], k;
+    int rc = 0, shaped = shaped_group(h, m, n);
+
+    if (n > 65)
+        n = 65;
+    for (k = 1; k < n; k++)
+        lead[k - 1] = NULL;
+    for (k = 1; k < n && rc == 0; k++) {
+        size_t mn = m[k - 1] != NULL ? m[k - 1]->n : 0;
+
+        if ((lead[k - 1] = malloc((mn ? mn : 1) * sizeof(**lead))) == NULL)
+            rc = -1;
+        else if (shaped)
+            rc = diff_shape_link(h->shape, h, m[k - 1]->shape, m[k - 1], lead[k - 1]);
+    }
+    if (rc == 0 && !shaped)
+        rc = link_by_key(h, m, n, lead);
+    if (rc == 0)
+        rc = group_arrays(h, m, n, lead, !shaped);
+    for (k = 1; k < n; k++)
+        free(lead[k - 1]);
+    return rc;
 }

@@ -126,6 +126,8 @@ typedef struct hist {
                                  * callers above callees */
     int         ranked;         /* ties in the output order by rank: perf's
                                  * tree decides them (diff_shape.h) */
+    struct diff_shape *shape;   /* with ranked: that tree, for a group's
+                                 * pairing (diff_shape_link()); owned */
     int         hide_new;       /* rows made now are hidden: perf decides a
                                  * row's filtering once, by the sample that
                                  * makes it (later ones only add to it) */
@@ -195,6 +197,9 @@ size_t *hist_order(const hist *h, int children, double limit, size_t *n);
  * turn (hist_order()). 0, or -1 out of memory.
  */
 int hist_group_link(hist *h, hist *const *m, uint32_t n);
+/** A dummy row of h for member row e (no samples of h's, shown); NULL out
+ * of memory. */
+hist_entry *hist_group_dummy(hist *h, const hist_entry *e);
 
 /** Column widths of the key columns over all of h's rows (perf's rules). */
 void hist_key_widths(const hist *h, int *w);

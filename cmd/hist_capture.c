@@ -1602,6 +1602,10 @@ static int at_end(void *ctx, walk *w)
             fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
             return -1;
         }
+        if (r->rshaped && i < r->nshapes) {    /* a group's rows pair in it */
+            h->shape = r->shapes[i];
+            r->shapes[i] = NULL;
+        }
 
         for (j = 0; j < h->n && rc >= 0; j++) {
             hist_entry *e = &h->v[j];

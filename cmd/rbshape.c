@@ -105,6 +105,20 @@ static void fixup(rbshape *t, uint32_t z)
     N(t, t->root)->red = 0;
 }
 
+uint32_t rbshape_find(const rbshape *t, rbshape_cmp cmp, void *ctx)
+{
+    uint32_t cur = t->root;
+
+    while (cur) {
+        int c = cmp(ctx, N(t, cur)->payload);
+
+        if (c == 0)
+            return N(t, cur)->payload;
+        cur = c < 0 ? N(t, cur)->left : N(t, cur)->right;
+    }
+    return UINT32_MAX;
+}
+
 uint32_t rbshape_findnew(rbshape *t, rbshape_cmp cmp, void *ctx, uint32_t make, int *found)
 {
     uint32_t parent = 0, cur = t->root, z;

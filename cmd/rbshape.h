@@ -36,6 +36,10 @@ void rbshape_free(rbshape *t);
  */
 uint32_t rbshape_findnew(rbshape *t, rbshape_cmp cmp, void *ctx, uint32_t make, int *found);
 
+/** The same walk without the insert: the payload found, UINT32_MAX none
+ * (perf's hists__find_entry()). */
+uint32_t rbshape_find(const rbshape *t, rbshape_cmp cmp, void *ctx);
+
 /** Payloads in order (left to right) into out (t->n of them). */
 void rbshape_inorder(const rbshape *t, uint32_t *out);
 
