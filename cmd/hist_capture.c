@@ -126,6 +126,8 @@ typedef struct run {
         size_t          cap_stack;
         int             set;
     } stale;
+    size_t                   mixed_n;   /* events chains_mixed() looked at */
+    int                      mixed;     /* some events have chains, some not */
 } run;
 
 /* The last sample's call graph work (add_graph()), for a next one with
@@ -880,19 +882,26 @@ static int add_chain_outer(run *r, walk *w, hist *h, const ps_sample *smp, hist_
         ps_grow((void **)&r->modes, &r->capmodes, n, sizeof(*r->modes)) < 0)
         return -1;
     modes = nl != NULL ? nl->mode : r->modes;
-    for (i = 0; i < n; i++) {   /* each entry's cpumode, read from the leaf */
+    /* each entry's cpumode, read from the leaf; the shared end (its ips
+     * equal the last chain's) is read only until the modes agree: from
+     * there they change alike, and the last chain's are taken */
+    for (i = 0; i < n; i++) {
         uint64_t ip = smp->callchain[i];
 
-        if (t == n && nl != NULL && i >= n - k && l->mode[l->nr - (n - i)] == mode)
+        if (nl != NULL && i >= n - k && l->mode[l->nr - (n - i)] == mode) {
             t = i;              /* from here the last chain's rows */
+            break;
+        }
         modes[i] = mode;
         if (ip >= PERF_CONTEXT_MAX)
             mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
                  : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_HYPERVISOR;
     }
-    for (i = t; i < n; i++)
+    for (i = t; i < n; i++) {
+        modes[i] = l->mode[l->nr - (n - i)];
         if ((nl->rows[i] = l->rows[l->nr - (n - i)]) != 0)
             hist_add_at(h, nl->rows[i] - 1, period, 0);
+    }
     for (i = t; i-- > 0 && real < (cut ? max_stack : SIZE_MAX);) {
         uint16_t m = modes[i];
         uint32_t row = 0;
@@ -1058,6 +1067,23 @@ static int note_chain(run *r, const ps_event *ev)
     c->evsel = ev->evsel;
     c->set = 1;
     return 0;
+}
+
+/* Whether the capture's events so far mix samples with and without call
+ * chains: only then is a stale chain ever used, so only then is every
+ * chain copied (a deep chain per sample costs a quarter of report's time) */
+static int chains_mixed(run *r, walk *w)
+{
+    ps_session *s = walk_session(w);
+    size_t i, n = ps_session_nr_evsels(s), with = 0;
+
+    if (n == r->mixed_n)
+        return r->mixed;
+    for (i = 0; i < n; i++)
+        with += (ps_session_evsel(s, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
+    r->mixed_n = n;
+    r->mixed = with > 0 && with < n;
+    return r->mixed;
 }
 
 /* With call graphs, perf appends the cursor from each entry on to that
@@ -1479,7 +1505,7 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     if (r->o->children && !(ev->u.sample.sample_type & PERF_SAMPLE_CALLCHAIN)) {
         if (add_stale_chain(r, w, h, ev, &it, period, (uint32_t)(self - h->v)) < 0)
             goto oom;
-    } else if ((ev->u.sample.sample_type & PERF_SAMPLE_CALLCHAIN) && note_chain(r, ev) < 0) {
+    } else if (r->o->children && chains_mixed(r, w) && note_chain(r, ev) < 0) {
         goto oom;
     }
     if (r->o->graph != NULL) {
