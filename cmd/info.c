@@ -25,6 +25,8 @@ static const char usage_text[] =
 "  -e, --events          the event table (name, type, config, sample_type,\n"
 "                        read_format, flags)\n"
 "  -j, --json            all of the above as one JSON document\n"
+"      --symfs DIR       accepted and ignored, as 'perf report --stats' and\n"
+"                        '--header-only' do: info resolves no symbols\n"
 INPUT_USAGE
 "  -h, --help            this text\n"
 "\n"
@@ -32,12 +34,16 @@ INPUT_USAGE
 "  perfsift info --stats perf.data\n"
 "  perf record -o - -- ./prog | perfsift info -\n";
 
+/* Past cmd_input_option()'s values. */
+enum { OPT_INFO_SYMFS = 1200 };
+
 static const struct option long_opts[] = {
     { "stats", no_argument, NULL, 's' },
     { "header", no_argument, NULL, 'H' },
     { "events", no_argument, NULL, 'e' },
     { "json", no_argument, NULL, 'j' },
     { "help", no_argument, NULL, 'h' },
+    { "symfs", required_argument, NULL, OPT_INFO_SYMFS },
     INPUT_LONG_OPTS,
     { NULL, 0, NULL, 0 }
 };
@@ -242,6 +248,7 @@ int cmd_info(int argc, char **argv)
         case 'H': want_header = 1; break;
         case 'e': want_events = 1; break;
         case 'j': json = 1; break;
+        case OPT_INFO_SYMFS: break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
         default: return cmd_usage_error("info", "unknown option");
         }

@@ -43,4 +43,14 @@ while read -r f; do
         fail "stats $n: perfsift exit $orc: $(head -c 300 "$TMPD/ours.err")"
     fi
 done < <(all_captures)
+# perf's --stats takes --symfs and ignores it (no symbol is resolved): so
+# does info, so a 'perf report --stats --symfs D' line ports unchanged.
+f=$SHARED/corpus/captures/cpuhog-fp.data
+perf_run report --stats --symfs "$TMPD/nowhere" -i "$f" > "$TMPD/perf.txt" 2>/dev/null
+if "$PERFSIFT" info --stats --symfs "$TMPD/nowhere" "$f" > "$TMPD/ours.txt" &&
+   cmp -s "$TMPD/perf.txt" "$TMPD/ours.txt"; then
+    pass "stats --symfs accepted and ignored"
+else
+    fail "stats --symfs: perfsift refused it or differs"
+fi
 finish
