@@ -145,6 +145,7 @@ size_t fold_inline_chain(folder *f, const fold_frame *fr, char **out)
             f->oom = 1;
             return 0;
         }
+        ps_srcline__set_fresh(st->sl);  /* the script runs addr2line per address */
         f->inl = st;
     }
     snprintf(pc, sizeof(pc), "%.*s", (int)(fr->pc.n < 20 ? fr->pc.n : 20), fr->pc.p);

@@ -91,6 +91,7 @@ struct ps_srcline {
      * too: a pointer may come back with other contents) */
     const char     *memo_path[8];
     srcfile        *memo_file[8];
+    int             fresh;      /* ps_srcline__set_fresh() */
 };
 
 /* A growing list of records while one address is answered. */
@@ -774,6 +775,11 @@ void ps_srcline__free(ps_srcline *c)
     free(c);
 }
 
+void ps_srcline__set_fresh(ps_srcline *c)
+{
+    c->fresh = 1;
+}
+
 int ps_srcline__find(ps_srcline *c, const char *path, uint64_t addr, ps_srcinfo *out)
 {
     srcfile *f;
@@ -797,6 +803,10 @@ int ps_srcline__find(ps_srcline *c, const char *path, uint64_t addr, ps_srcinfo 
     if ((idx = ps_u64map__get(&f->by_addr, addr)) != NULL) {
         *out = f->answers[*idx];
         return 0;
+    }
+    if (c->fresh) {     /* a new addr2line process knows no names yet */
+        ps_u64map__free(&f->bfd_names);
+        ps_u64map__init(&f->bfd_names);
     }
     if (answer(f, addr, &l) < 0) {
         free(l.v);

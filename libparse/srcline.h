@@ -52,6 +52,15 @@ int  ps_srcline__new(ps_srcline **out);
 void ps_srcline__free(ps_srcline *c);
 
 /**
+ * Answer every address as an addr2line run for that address alone would
+ * (stackcollapse-perf.pl --inline starts one per address), not as the one
+ * long-lived addr2line perf keeps per file: what binutils settles on about
+ * a function's name while answering one address (innermost_name() in
+ * srcline.c) is not carried into the answers for others.
+ */
+void ps_srcline__set_fresh(ps_srcline *c);
+
+/**
  * addr2line -i -f on path at addr (an ELF virtual address, as objdump
  * shows it).
  * @return 0 with *out filled (nr may be 0), -1 when out of memory

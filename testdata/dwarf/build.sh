@@ -4,10 +4,11 @@
 # testdata/dwarf-forkexec.data, testdata/dwarf-datamap.data,
 # testdata/dwarf-datareg.data, testdata/dwarf-clang.data,
 # testdata/dwarf-lld.data, testdata/dwarf-split.data,
-# testdata/dwarf-zgnu.data, testdata/nopie.data and the binaries they name;
+# testdata/dwarf-zgnu.data, testdata/nopie.data and the binaries they name
+# (and the binary lambda, no capture);
 # with arguments (inline, shlib, vdso, nocfi, forkexec, datamap, datareg,
-# clang, lld, split, zgnu, nopie) only those. Run as root (perf record):
-#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec] [datamap] [datareg] [clang] [lld] [split] [zgnu] [nopie]
+# clang, lld, split, zgnu, nopie, lambda) only those. Run as root (perf record):
+#   testdata/dwarf/build.sh [inline] [shlib] [vdso] [nocfi] [forkexec] [datamap] [datareg] [clang] [lld] [split] [zgnu] [nopie] [lambda]
 # The sources are compiled inside /tmp/perfsift-dwarf (the path the captures
 # record, and DW_AT_comp_dir, so nothing names the checkout), recorded there
 # with perf 6.1 (an empty HOME, no build-id cache), then the binaries are
@@ -21,7 +22,7 @@ CFLAGS=(-O2 -g -fomit-frame-pointer)
 mkdir -p "$OUT" /tmp/perfsift-dwarf-home
 cp "$SRC"/inline.c "$SRC"/shlib.c "$SRC"/vdso.c "$SRC"/libwork.c "$SRC"/libwork.h \
    "$SRC"/nocfi.c "$SRC"/nocfi-asm.S "$SRC"/datamap.c "$SRC"/datareg.c "$SRC"/nopie.c \
-   "$SRC"/nopie-cxx.c "$OUT"/
+   "$SRC"/nopie-cxx.c "$SRC"/lambda.cpp "$OUT"/
 cd "$OUT"
 
 rec() {         # name "perf record options" command...
@@ -157,13 +158,21 @@ build_nopie() {
     cp nopie "$SRC"/
 }
 
+# No capture: a C++ binary for tests/folded/inline-fresh.txt, whose
+# lambda's inlined instance addr2line names differently on a first
+# question (stackcollapse-perf.pl --inline runs addr2line per address)
+build_lambda() {
+    g++ -O2 -g -fomit-frame-pointer -o lambda lambda.cpp
+    cp lambda "$SRC"/
+}
+
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec datamap datareg clang lld split zgnu nopie)
+[ ${#targets[@]} -gt 0 ] || targets=(inline shlib vdso nocfi forkexec datamap datareg clang lld split zgnu nopie lambda)
 for t in "${targets[@]}"; do
     case $t in
-    inline|shlib|vdso|nocfi|forkexec|datamap|datareg|clang|lld|split|zgnu|nopie) ;;
+    inline|shlib|vdso|nocfi|forkexec|datamap|datareg|clang|lld|split|zgnu|nopie|lambda) ;;
     *) echo "build.sh: unknown capture '$t' (inline, shlib, vdso, nocfi, forkexec, datamap, datareg, clang, lld," \
-              "split, zgnu, nopie)" >&2; exit 2 ;;
+              "split, zgnu, nopie, lambda)" >&2; exit 2 ;;
     esac
 done
 for t in "${targets[@]}"; do

@@ -71,7 +71,7 @@ install_bin() {
 install_dwarf_bins() {
     local b
     for b in inline inline-clang inline-lld inline-split inline-zgnu shlib vdso nocfi datamap datareg \
-             datareg-lld nopie libwork.so; do
+             datareg-lld nopie libwork.so lambda; do
         install_bin "$ROOT/testdata/dwarf/$b" "/tmp/perfsift-dwarf/$b"
     done
 }
