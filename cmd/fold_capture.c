@@ -154,8 +154,9 @@ static int frame_id(capture *c, const script_output *o, const ps_frame *fr, int 
         return push_id(c, n, id);
     frame_strings(c, o, fr, chain_line, &ff);
     folder_frame(c->f, &ff, NULL, NULL);
-    if ((len = folder_take_group(c->f, &text)) == 0 && c->f->ngroups == 0 && !c->f->open)
-        return 0;
+    if (c->f->ngroups == 0)
+        return 0;       /* the rules drop it ("(GC)"): not cached, rare */
+    len = folder_take_group(c->f, &text);
     if ((cached ? fold_ids_frame_put(c->ids, &k, text, len, &id)
                 : fold_ids_intern(c->ids, text, len, &id)) < 0)
         return -1;

@@ -7,8 +7,8 @@
  * Frames arrive leaf first; the stack is written root first.
  *
  * --compat=perl differs only where the Perl script is wrong whatever its
- * input: it drops frames whose name starts with '(' (C++'s "(anonymous
- * namespace)::f"), and with --srcline it takes the next input line as the
+ * input: it drops frames whose name starts with '(', C++'s "(anonymous
+ * namespace)::f" too, and with --srcline it takes the next input line as the
  * source line even when perf printed none for that frame.
  *
  * --compat=perf-py has its own, smaller rules (stackcollapse.py).
@@ -517,7 +517,12 @@ void folder_frame(folder *f, const fold_frame *fr, fold_next_line next, void *ct
             return;
         }
     }
-    if (func.n > 0 && func.p[0] == '(' && f->o->compat == FOLD_COMPAT_PERL)
+    /* perl drops every name starting with '(' (meant for process names);
+     * the default keeps C++'s "(anonymous namespace)::f" only: the
+     * argument rule would cut any other such name to nothing, an empty
+     * frame neither peer draws ("(anon) start" in a perf-PID.map) */
+    if (func.n > 0 && func.p[0] == '(' &&
+        (f->o->compat == FOLD_COMPAT_PERL || !anon_ns(func.p, func.n, 0)))
         return;
     for (;;) {
         const char *arrow = NULL;
