@@ -98,6 +98,7 @@ static const struct option long_opts[] = {
     { "folded-input", no_argument, NULL, OPT_FOLDED_INPUT },
     { "compute", required_argument, NULL, 'c' },
     { "period", no_argument, NULL, 'p' },
+    { "formula", no_argument, NULL, 'F' },
     { "sort", required_argument, NULL, OPT_SORT },
     { "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
     { "children", no_argument, NULL, OPT_CHILDREN },
@@ -130,7 +131,7 @@ static int parse_args(diff *d, int argc, char **argv)
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "nso:qhc:p", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "nso:qhc:pF", long_opts, NULL)) != -1) {
         int r = fold_option("diff", &d->fo, c, optarg);
 
         if (r < 0)
@@ -196,6 +197,7 @@ static int parse_args(diff *d, int argc, char **argv)
         case OPT_CHILDREN: d->to.children = 1; break;
         case OPT_SIGNIFICANCE: d->to.signif = 1; break;
         case 'p': d->to.period = 1; break;
+        case 'F': d->to.formula = 1; break;
         case 'o': d->output = optarg; break;
         case 'q': d->quiet = d->fo.quiet = 1; break;
         case 'h': printf(usage_text, fold_usage); return -1;

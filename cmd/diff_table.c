@@ -21,6 +21,7 @@
 #include "diff_table.h"
 
 #define FOLDED_TYPE UINT32_MAX  /* a hist made from folded text */
+#define FORMULA_WIDTH 70        /* perf diff's Formula column */
 
 typedef struct drow {
     const hist_entry *b, *n;    /* BASE's and NEW's side; either may be NULL */
@@ -244,6 +245,8 @@ static void print_header(FILE *fp, const dtab *t, const int *w)
     if (t->o->period)
         fprintf(fp, "  %14s", "Base period");
     fprintf(fp, "  %*s", c->width, c->name);
+    if (t->o->formula)
+        fprintf(fp, "  %*s", FORMULA_WIDTH, "Formula");
     if (t->o->period)
         fprintf(fp, "  %14s", "Period");
     if (t->o->children)
@@ -256,6 +259,8 @@ static void print_header(FILE *fp, const dtab *t, const int *w)
     if (t->o->period)
         print_dots(fp, 14);
     print_dots(fp, c->width);
+    if (t->o->formula)
+        print_dots(fp, FORMULA_WIDTH);
     if (t->o->period)
         print_dots(fp, 14);
     if (t->o->children) {
@@ -299,6 +304,29 @@ static void print_computed(FILE *fp, const dtab *t, const drow *r)
             fprintf(fp, "  %+*.2f%%", w - 1, new_pct(t, r) - base_pct(t, r));
         break;
     }
+}
+
+/* perf diff -F: the computed column's terms (periods; a row only NEW has
+ * has a baseline of 0), right-aligned in perf's 70 columns; blank for a
+ * row NEW lacks */
+static void print_formula(FILE *fp, const dtab *t, const drow *r)
+{
+    uint64_t bp = r->b ? r->b->period : 0;
+    char buf[160];
+
+    if (r->n == NULL) {
+        buf[0] = '\0';
+    } else if (t->o->compute == DT_RATIO) {
+        snprintf(buf, sizeof(buf), "%.0f / %.0f", (double)r->n->period, (double)bp);
+    } else if (t->o->compute == DT_WDIFF) {
+        snprintf(buf, sizeof(buf), "(%" PRIu64 " * %" PRId64 ") - (%" PRIu64 " * %" PRId64 ")",
+                 r->n->period, t->o->w2, bp, t->o->w1);
+    } else {
+        snprintf(buf, sizeof(buf), "(%" PRIu64 " * 100 / %" PRIu64 ") - (%" PRIu64
+                 " * 100 / %" PRIu64 ")", r->n->period, t->h1->total_period, bp,
+                 t->h0->total_period);
+    }
+    fprintf(fp, "  %*s", FORMULA_WIDTH, buf);
 }
 
 static double confidence(const dtab *t, const drow *r)
@@ -363,6 +391,8 @@ static void print_table(FILE *fp, const dtab *t)
         if (t->o->period)
             fprintf(fp, "  %14" PRIu64, r->b ? r->b->period : 0);
         print_computed(fp, t, r);
+        if (t->o->formula)
+            print_formula(fp, t, r);
         if (t->o->period && r->n != NULL)
             fprintf(fp, "  %14" PRIu64, r->n->period);
         else if (t->o->period)

@@ -23,6 +23,7 @@ typedef struct dtab_opts {
     int     signif;             /* the significance column */
     double  min_signif;         /* hide rows less significant (percent) */
     int     period;             /* -p: the base and new periods (perf diff -p) */
+    int     formula;            /* -F: how the computed column was computed */
 } dtab_opts;
 
 /** "delta", "delta-abs", "ratio", "wdiff:W1,W2" into o. 0, or -1. */

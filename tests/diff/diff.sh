@@ -145,6 +145,13 @@ table shape "$T/shape-b.data" "$T/shape-a.data" --sort cpu,sym
 table period "$T/hog-4to1.data" "$T/hog-1to1.data" -p
 table period "$T/hog-4to1.data" "$T/hog-1to1.data" -p -c ratio
 table period "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --period -c wdiff:1,2
+# -F: each change's formula, from the periods and totals, for every -c
+# (with -p beside it; an event without samples in BASE)
+table formula "$T/hog-4to1.data" "$T/hog-1to1.data" -F
+table formula "$T/hog-4to1.data" "$T/hog-1to1.data" -F -c delta -p
+table formula "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --formula -c ratio
+table formula "$C/cpuhog-fp.data" "$C/mthread-fp.data" -F -c wdiff:3,2 --sort comm,dso,sym
+table formula "$T/emptyev.data" "$C/sched-tp-syswide.data" -F
 # the symbol key before others: perf's output order finds unresolved
 # addresses alike, so the keys after it order them (testdata/diffpair)
 table sym-first "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --sort sym,dso,comm
