@@ -69,15 +69,19 @@ static const char *peek_line(reader *r, size_t *len)
     return r->ahead;
 }
 
-/* perl --srcline reads the next line whatever it is */
+/* perl --srcline reads the next line whatever it is: into the look-ahead
+ * buffer, consumed at once, since the frame's fields (a "a->b" name has a
+ * piece still to fold) point into the current line */
 static const char *next_line(void *ctx, size_t *len)
 {
     reader *r = ctx;
+    const char *l = peek_line(r, len);
 
-    if (!read_line(r))
-        return NULL;
-    *len = (size_t)r->len;
-    return r->line;
+    if (l != NULL) {
+        r->have_ahead = 0;
+        r->lineno++;
+    }
+    return l;
 }
 
 static int is_ws(int c)
