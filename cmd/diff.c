@@ -32,6 +32,13 @@ static const char usage_text[] =
 "  -c, --compute C       delta, delta-abs (default), ratio or wdiff:W1,W2,\n"
 "                        as perf diff -c: NEW%% - BASE%%, its size, NEW period /\n"
 "                        BASE period, NEW period * W2 - BASE period * W1\n"
+"  -b, --baseline-only   only rows both profiles have (perf diff -b)\n"
+"  -C, --comms LIST      only samples of these comms (perf diff -C: the rows\n"
+"                        other samples make are hidden; totals keep them)\n"
+"  -d, --dsos LIST       only samples whose ip is in these DSOs, as -C\n"
+"  -S, --symbols LIST    only samples whose ip is in these functions, as -C\n"
+"      --cpu LIST        only samples on these cpus (e.g. 0-2,5): others\n"
+"                        count nowhere\n"
 "  -p, --period          the periods too: BASE's before the change, NEW's\n"
 "                        after it (perf diff -p)\n"
 "      --sort KEYS       row keys as perfsift report --sort; default dso,sym\n"
@@ -81,7 +88,7 @@ static const char usage_text[] =
 
 enum { OPT_FOLDED = 5000, OPT_SVG, OPT_LEAF_ONLY, OPT_BASE_WIDTHS, OPT_TITLE, OPT_WIDTH,
        OPT_COLORS, OPT_COUNTNAME, OPT_FOLDED_INPUT, OPT_SORT, OPT_PERCENT_LIMIT,
-       OPT_CHILDREN, OPT_SIGNIFICANCE, OPT_MIN_SIGNIFICANCE };
+       OPT_CHILDREN, OPT_SIGNIFICANCE, OPT_MIN_SIGNIFICANCE, OPT_CPU };
 
 static const struct option long_opts[] = {
     FOLD_LONG_OPTS,
@@ -99,6 +106,11 @@ static const struct option long_opts[] = {
     { "compute", required_argument, NULL, 'c' },
     { "period", no_argument, NULL, 'p' },
     { "formula", no_argument, NULL, 'F' },
+    { "baseline-only", no_argument, NULL, 'b' },
+    { "comms", required_argument, NULL, 'C' },
+    { "dsos", required_argument, NULL, 'd' },
+    { "symbols", required_argument, NULL, 'S' },
+    { "cpu", required_argument, NULL, OPT_CPU },
     { "sort", required_argument, NULL, OPT_SORT },
     { "percent-limit", required_argument, NULL, OPT_PERCENT_LIMIT },
     { "children", no_argument, NULL, OPT_CHILDREN },
@@ -121,8 +133,12 @@ typedef struct diff {
     dfold_row   *rows;
     size_t       nrows;
     dtab_opts    to;            /* the table */
+    sample_filter filter;       /* the table's -C, -d, -S and --cpu */
+    sample_filter hard, soft;   /* filter's lists split (borrowed), as
+                                 * report.c splits them */
     hist_keys    keys;
     hist_set     hs[2];
+    unsigned     elide;         /* 1 << HK_*: keys not shown (split_filters) */
     ps_ksyms    *ksyms;         /* kallsyms loaded once for both captures */
 } diff;
 
@@ -131,7 +147,7 @@ static int parse_args(diff *d, int argc, char **argv)
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "nso:qhc:pF", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "nso:qhc:pFbC:d:S:", long_opts, NULL)) != -1) {
         int r = fold_option("diff", &d->fo, c, optarg);
 
         if (r < 0)
@@ -198,6 +214,14 @@ static int parse_args(diff *d, int argc, char **argv)
         case OPT_SIGNIFICANCE: d->to.signif = 1; break;
         case 'p': d->to.period = 1; break;
         case 'F': d->to.formula = 1; break;
+        case 'b': d->to.baseline_only = 1; break;
+        case 'C': case 'd': case 'S': case OPT_CPU:
+            /* perf diff's letters: -C comms, -d dsos; --cpu is filters.c's 'C' */
+            if (filter_option(&d->filter, "diff", c == 'C' ? OPT_FILTER_COMMS :
+                              c == 'd' ? OPT_FILTER_DSOS : c == OPT_CPU ? 'C' : c,
+                              optarg) < 0)
+                return EXIT_USAGE;
+            break;
         case 'o': d->output = optarg; break;
         case 'q': d->quiet = d->fo.quiet = 1; break;
         case 'h': printf(usage_text, fold_usage); return -1;
@@ -211,6 +235,9 @@ static int parse_args(diff *d, int argc, char **argv)
     if (d->fo.script_input != NULL)
         return cmd_usage_error("diff", "--script-input: fold the text first "
                                "(perfsift folded --script-input), then diff folded files");
+    if ((filter_active(&d->filter) || d->to.baseline_only) && (d->folded || d->svg != NULL))
+        return cmd_usage_error("diff", "-b, -C, -d, -S and --cpu are the table's "
+                               "(not --folded's or --svg's)");
     return 0;
 }
 
@@ -285,10 +312,39 @@ static int load_text(diff *d, int i)
 
 /* --- the table ----------------------------------------------------------------- */
 
+/* perf diff drops samples by cpu and hides the rows the comm, dso and
+ * symbol filters' samples make (they stay in the totals), as perf report
+ * (report.c); a key a filter leaves one value is not shown (perf's
+ * sort__setup_elide(), without report's "# dso: x" line), unless no key
+ * would be left */
+static void split_filters(diff *d)
+{
+    const filter_list *one[HK_MAX] = { NULL };
+    int i, n = 0;
+
+    d->hard.cpus = d->filter.cpus;
+    d->soft.comms = d->filter.comms;
+    d->soft.dsos = d->filter.dsos;
+    d->soft.syms = d->filter.syms;
+    one[HK_COMM] = &d->filter.comms;
+    one[HK_DSO] = &d->filter.dsos;
+    one[HK_SYM] = &d->filter.syms;
+    d->elide = 0;
+    for (i = 0; i < d->keys.n; i++)
+        if (one[d->keys.k[i]] != NULL && one[d->keys.k[i]]->n == 1) {
+            d->elide |= 1u << d->keys.k[i];
+            n++;
+        }
+    if (n == d->keys.n)
+        d->elide = 0;
+}
+
 static int table_capture(diff *d, int i)
 {
     hist_capture_opts ho;
     input_opts in;
+    size_t k;
+    int rc;
 
     memset(&in, 0, sizeof(in));
     memset(&ho, 0, sizeof(ho));
@@ -302,7 +358,12 @@ static int table_capture(diff *d, int i)
     ho.kallsyms = d->fo.kallsyms;
     ho.max_stack = d->fo.max_stack;
     ho.ksyms = d->ksyms;
-    return hist_capture("diff", &in, &ho, &d->hs[i]);
+    ho.filter = filter_active(&d->hard) ? &d->hard : NULL;
+    ho.hide = filter_active(&d->soft) ? &d->soft : NULL;
+    rc = hist_capture("diff", &in, &ho, &d->hs[i]);
+    for (k = 0; k < d->hs[i].n; k++)
+        d->hs[i].ev[k].elide = d->elide;
+    return rc;
 }
 
 typedef struct side_job {
@@ -435,8 +496,10 @@ static int load(diff *d)
 
     if (strcmp(d->inputs[0], "-") == 0 && strcmp(d->inputs[1], "-") == 0)
         return cmd_usage_error("diff", "only one input can be standard input");
-    if (!d->folded && d->svg == NULL)
+    if (!d->folded && d->svg == NULL) {
+        split_filters(d);
         return load_table(d);
+    }
     for (i = 0; i < 2; i++) {
         rc = !d->folded_input && is_capture(d->inputs[i]) ? load_capture(d, i) : load_text(d, i);
         if (rc != EXIT_OK)
@@ -522,5 +585,6 @@ int cmd_diff(int argc, char **argv)
         hist_set_free(&d.hs[i]);
     }
     ps_ksyms__free(d.ksyms);
+    filter_free(&d.filter);
     return rc < 0 ? EXIT_OK : rc;
 }

@@ -33,6 +33,8 @@ typedef struct dtab {
     const hist      *h0, *h1;   /* h1 NULL: NEW has no such event */
     drow            *rows;
     size_t           n;
+    uint64_t         total0;    /* BASE's total as the Baseline column and -F
+                                 * show it (print_total()) */
 } dtab;
 
 int dtab_compute_parse(dtab_opts *o, const char *arg)
@@ -195,6 +197,22 @@ static int drow_cmp(const void *pa, const void *pb, void *arg)
     return hist_key_cmp(t->h0, a->b ? a->b : a->n, b->b ? b->b : b->n);
 }
 
+/* perf diff computes the changes with BASE's total, then re-sums that
+ * total over the rows it kept to print: with -b, the rows NEW lacks are
+ * gone and the Baseline column (and -F's formula) is of what remains */
+static void print_total(dtab *t)
+{
+    size_t i;
+
+    t->total0 = t->h0->total_period;
+    if (!t->o->baseline_only)
+        return;
+    t->total0 = 0;
+    for (i = 0; i < t->n; i++)
+        if (t->rows[i].b != NULL && t->rows[i].n != NULL)
+            t->total0 += t->rows[i].b->period;
+}
+
 static int build_rows(dtab *t)
 {
     size_t i, k = 0, n1 = t->h1 ? t->h1->n : 0;
@@ -215,6 +233,7 @@ static int build_rows(dtab *t)
         if (t->rows[i].n != NULL)
             t->rows[i].value = computed(t, &t->rows[i]);
     qsort_r(t->rows, k, sizeof(*t->rows), drow_cmp, t);
+    print_total(t);
     return 0;
 }
 
@@ -254,7 +273,8 @@ static void print_header(FILE *fp, const dtab *t, const int *w)
     if (t->o->signif)
         fputs("   Signif", fp);
     for (i = 0; i < h->keys.n; i++)
-        fprintf(fp, "  %-*s", w[i], hist_key_header(h->keys.k[i]));
+        if (!(h->elide >> h->keys.k[i] & 1))
+            fprintf(fp, "  %-*s", w[i], hist_key_header(h->keys.k[i]));
     fputs("\n# ........", fp);
     if (t->o->period)
         print_dots(fp, 14);
@@ -270,7 +290,8 @@ static void print_header(FILE *fp, const dtab *t, const int *w)
     if (t->o->signif)
         print_dots(fp, 7);
     for (i = 0; i < h->keys.n; i++)
-        print_dots(fp, w[i]);
+        if (!(h->elide >> h->keys.k[i] & 1))
+            print_dots(fp, w[i]);
     fputs("\n#\n", fp);
 }
 
@@ -323,8 +344,7 @@ static void print_formula(FILE *fp, const dtab *t, const drow *r)
                  r->n->period, t->o->w2, bp, t->o->w1);
     } else {
         snprintf(buf, sizeof(buf), "(%" PRIu64 " * 100 / %" PRIu64 ") - (%" PRIu64
-                 " * 100 / %" PRIu64 ")", r->n->period, t->h1->total_period, bp,
-                 t->h0->total_period);
+                 " * 100 / %" PRIu64 ")", r->n->period, t->h1->total_period, bp, t->total0);
     }
     fprintf(fp, "  %*s", FORMULA_WIDTH, buf);
 }
@@ -358,8 +378,20 @@ static void print_extra(FILE *fp, const dtab *t, const drow *r)
     }
 }
 
+/* Whether perf diff has the row at all: the side that made it (BASE's, or
+ * NEW's for a dummy) was not made by a sample the -C/-d/-S filters hide,
+ * and with -b both profiles have it. Only such rows size the columns. */
+static int listed(const dtab *t, const drow *r)
+{
+    if (t->o->baseline_only && (r->b == NULL || r->n == NULL))
+        return 0;
+    return !(r->b ? r->b : r->n)->hidden;
+}
+
 static int shown(const dtab *t, const drow *r)
 {
+    if (!listed(t, r))
+        return 0;
     if (t->o->limit > 0 && base_pct(t, r) < t->o->limit && new_pct(t, r) < t->o->limit)
         return 0;
     if (t->o->min_signif > 0 && 100.0 * confidence(t, r) < t->o->min_signif)
@@ -374,7 +406,9 @@ static void print_table(FILE *fp, const dtab *t)
 
     hist_key_widths_init(t->h0, w, &unresolved);
     for (i = 0; i < t->n; i++)
-        hist_key_widths_add(t->h0, t->rows[i].b ? t->rows[i].b : t->rows[i].n, w, &unresolved);
+        if (listed(t, &t->rows[i]))
+            hist_key_widths_add(t->h0, t->rows[i].b ? t->rows[i].b : t->rows[i].n, w,
+                                &unresolved);
     hist_key_widths_done(t->h0, w, unresolved);
     print_header(fp, t, w);
     for (i = 0; i < t->n; i++) {
@@ -383,7 +417,7 @@ static void print_table(FILE *fp, const dtab *t)
         if (!shown(t, r))
             continue;
         if (r->b)
-            fprintf(fp, "  %7.2f%%", base_pct(t, r));
+            fprintf(fp, "  %7.2f%%", hist_percent(r->b->period, t->total0));
         else
             fprintf(fp, "  %8s", "");
         /* perf diff -p: a row only NEW has shows a base period of 0, one
@@ -420,7 +454,7 @@ int dtab_print(FILE *fp, const hist_set *base, const hist_set *new_, const dtab_
     size_t i;
 
     for (i = 0; i < base->n; i++) {
-        dtab t = { o, &base->ev[i], match(new_, &base->ev[i]), NULL, 0 };
+        dtab t = { o, &base->ev[i], match(new_, &base->ev[i]), NULL, 0, 0 };
 
         if (build_rows(&t) < 0)
             return -1;

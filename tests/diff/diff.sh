@@ -152,6 +152,17 @@ table formula "$T/hog-4to1.data" "$T/hog-1to1.data" -F -c delta -p
 table formula "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --formula -c ratio
 table formula "$C/cpuhog-fp.data" "$C/mthread-fp.data" -F -c wdiff:3,2 --sort comm,dso,sym
 table formula "$T/emptyev.data" "$C/sched-tp-syswide.data" -F
+# perf diff's filters: -C comms, -d dsos, -S symbols hide the rows their
+# samples make (the totals keep them; a key left one value is not shown),
+# --cpu drops samples; -b keeps the rows both have, the Baseline column
+# (and -F) then of what remains
+table filter "$T/hog-4to1.data" "$T/hog-1to1.data" -S foo,bar
+table filter "$T/hog-4to1.data" "$T/hog-1to1.data" -d hog -F
+table filter "$T/hog-4to1.data" "$T/hog-1to1.data" -C hog --sort comm,dso,sym -c ratio
+table filter "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" -d '[kernel.kallsyms]' -S exc_page_fault,next_uptodate_folio
+table filter "$T/multi-sys.data" "$C/sched-tp-syswide.data" --cpu 1
+table baseline-only "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" -b
+table baseline-only "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" -b -F -c delta --sort comm,dso,sym
 # the symbol key before others: perf's output order finds unresolved
 # addresses alike, so the keys after it order them (testdata/diffpair)
 table sym-first "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --sort sym,dso,comm
@@ -264,6 +275,7 @@ fi
 
 d --folded "$cap" >/dev/null 2>&1; [ $? -eq 2 ] && pass "diff: one input is a usage error" || fail "diff: one input"
 d -c bogus "$cap" "$cap" >/dev/null 2>&1; [ $? -eq 2 ] && pass "diff: a bad -c is a usage error" || fail "diff: -c bogus"
+d --folded -C x "$cap" "$cap" >/dev/null 2>&1; [ $? -eq 2 ] && pass "diff: the table's filters with --folded are a usage error" || fail "diff: --folded -C"
 d --sort dso,symbol_to "$cap" "$cap" >/dev/null 2>&1; [ $? -eq 2 ] && pass "diff: a branch view sort key is a usage error" || fail "diff: --sort symbol_to"
 d --folded /nonexistent "$cap" >/dev/null 2>"$TMPD/err"; [ $? -eq 1 ] && grep -q nonexistent "$TMPD/err" &&
     pass "diff: a missing input is named, exit 1" || fail "diff: missing input"
