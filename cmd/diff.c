@@ -39,6 +39,7 @@ static const char usage_text[] =
 "  -S, --symbols LIST    only samples whose ip is in these functions, as -C\n"
 "      --cpu LIST        only samples on these cpus (e.g. 0-2,5): others\n"
 "                        count nowhere\n"
+"  -t, --field-separator SEP  columns apart by SEP, not aligned (perf diff -t)\n"
 "  -p, --period          the periods too: BASE's before the change, NEW's\n"
 "                        after it (perf diff -p)\n"
 "      --sort KEYS       row keys as perfsift report --sort; default dso,sym\n"
@@ -107,6 +108,7 @@ static const struct option long_opts[] = {
     { "period", no_argument, NULL, 'p' },
     { "formula", no_argument, NULL, 'F' },
     { "baseline-only", no_argument, NULL, 'b' },
+    { "field-separator", required_argument, NULL, 't' },
     { "comms", required_argument, NULL, 'C' },
     { "dsos", required_argument, NULL, 'd' },
     { "symbols", required_argument, NULL, 'S' },
@@ -147,7 +149,7 @@ static int parse_args(diff *d, int argc, char **argv)
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "nso:qhc:pFbC:d:S:", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "nso:qhc:pFbC:d:S:t:", long_opts, NULL)) != -1) {
         int r = fold_option("diff", &d->fo, c, optarg);
 
         if (r < 0)
@@ -215,6 +217,11 @@ static int parse_args(diff *d, int argc, char **argv)
         case 'p': d->to.period = 1; break;
         case 'F': d->to.formula = 1; break;
         case 'b': d->to.baseline_only = 1; break;
+        case 't':
+            if (strchr(optarg, '.') != NULL)    /* perf: '.' stands for the separator */
+                return cmd_usage_error("diff", "-t: '.' is reserved");
+            d->to.sep = optarg;
+            break;
         case 'C': case 'd': case 'S': case OPT_CPU:
             /* perf diff's letters: -C comms, -d dsos; --cpu is filters.c's 'C' */
             if (filter_option(&d->filter, "diff", c == 'C' ? OPT_FILTER_COMMS :
@@ -235,8 +242,9 @@ static int parse_args(diff *d, int argc, char **argv)
     if (d->fo.script_input != NULL)
         return cmd_usage_error("diff", "--script-input: fold the text first "
                                "(perfsift folded --script-input), then diff folded files");
-    if ((filter_active(&d->filter) || d->to.baseline_only) && (d->folded || d->svg != NULL))
-        return cmd_usage_error("diff", "-b, -C, -d, -S and --cpu are the table's "
+    if ((filter_active(&d->filter) || d->to.baseline_only || d->to.sep != NULL) &&
+        (d->folded || d->svg != NULL))
+        return cmd_usage_error("diff", "-b, -C, -d, -S, -t and --cpu are the table's "
                                "(not --folded's or --svg's)");
     return 0;
 }

@@ -330,22 +330,28 @@ static void print_computed(FILE *fp, const dtab *t, const drow *r)
 /* perf diff -F: the computed column's terms (periods; a row only NEW has
  * has a baseline of 0), right-aligned in perf's 70 columns; blank for a
  * row NEW lacks */
-static void print_formula(FILE *fp, const dtab *t, const drow *r)
+static void formula_text(char *buf, size_t size, const dtab *t, const drow *r)
 {
     uint64_t bp = r->b ? r->b->period : 0;
-    char buf[160];
 
     if (r->n == NULL) {
         buf[0] = '\0';
     } else if (t->o->compute == DT_RATIO) {
-        snprintf(buf, sizeof(buf), "%.0f / %.0f", (double)r->n->period, (double)bp);
+        snprintf(buf, size, "%.0f / %.0f", (double)r->n->period, (double)bp);
     } else if (t->o->compute == DT_WDIFF) {
-        snprintf(buf, sizeof(buf), "(%" PRIu64 " * %" PRId64 ") - (%" PRIu64 " * %" PRId64 ")",
+        snprintf(buf, size, "(%" PRIu64 " * %" PRId64 ") - (%" PRIu64 " * %" PRId64 ")",
                  r->n->period, t->o->w2, bp, t->o->w1);
     } else {
-        snprintf(buf, sizeof(buf), "(%" PRIu64 " * 100 / %" PRIu64 ") - (%" PRIu64
+        snprintf(buf, size, "(%" PRIu64 " * 100 / %" PRIu64 ") - (%" PRIu64
                  " * 100 / %" PRIu64 ")", r->n->period, t->h1->total_period, bp, t->total0);
     }
+}
+
+static void print_formula(FILE *fp, const dtab *t, const drow *r)
+{
+    char buf[160];
+
+    formula_text(buf, sizeof(buf), t, r);
     fprintf(fp, "  %*s", FORMULA_WIDTH, buf);
 }
 
@@ -399,6 +405,145 @@ static int shown(const dtab *t, const drow *r)
     return 1;
 }
 
+/* --- -t: perf's columns with a field separator ---------------------------------- */
+
+/*
+ * perf prints each column's own text, not aligned by a width of the
+ * format (its entry functions rather than its colour ones), separated by
+ * the separator; every column but the last is then padded with spaces to
+ * its width (hist_entry__snprintf_alignment()). The header has perf's
+ * widths but no dotted line.
+ */
+static void sep_col(FILE *fp, const dtab *t, int *first, const char *text, int width, int last)
+{
+    int n = (int)strlen(text);
+
+    if (!*first)
+        fputs(t->o->sep, fp);
+    *first = 0;
+    fputs(text, fp);
+    if (!last && n < width)
+        fprintf(fp, "%*s", width - n, "");
+}
+
+/* A sort key's text, as hist_key_print() prints that key alone; perf's
+ * repsep_snprintf() turns the separator's character in it into '.' */
+static void sep_key(char *buf, size_t size, const dtab *t, const hist_entry *e, int key, int w)
+{
+    hist one = *t->h0;
+    int w1[HK_MAX] = { w };
+    FILE *m = fmemopen(buf, size, "w");
+    char *p;
+
+    buf[0] = '\0';
+    if (m == NULL)
+        return;
+    one.keys.n = 1;
+    one.keys.k[0] = (unsigned char)key;
+    one.elide = 0;
+    hist_key_print(m, &one, e, w1);
+    fclose(m);
+    memmove(buf, buf + 2, strlen(buf) > 1 ? strlen(buf) - 1 : 1);     /* its "  " */
+    for (p = buf; t->o->sep[0] != '\0' && (p = strchr(p, t->o->sep[0])) != NULL; p++)
+        *p = '.';
+}
+
+/* The computed column's text (perf's hpp_entry_pair()): no value for a
+ * row NEW lacks, N/A for a dummy's ratio or wdiff, nothing for a ratio or
+ * weighted diff of 0 */
+static void sep_computed(char *buf, size_t size, const dtab *t, const drow *r)
+{
+    uint64_t bp = r->b ? r->b->period : 0;
+
+    buf[0] = '\0';
+    if (r->n == NULL)
+        return;
+    if ((t->o->compute == DT_RATIO || t->o->compute == DT_WDIFF) && r->b == NULL) {
+        snprintf(buf, size, "N/A");
+    } else if (t->o->compute == DT_RATIO) {
+        double v = (double)r->n->period / (double)(bp ? bp : 1);
+
+        if (v > 0)
+            snprintf(buf, size, "%14.6F", v);
+    } else if (t->o->compute == DT_WDIFF) {
+        int64_t v = (int64_t)r->n->period * t->o->w2 - (int64_t)bp * t->o->w1;
+
+        if (v != 0)
+            snprintf(buf, size, "%14" PRId64, v);
+    } else {
+        snprintf(buf, size, "%+4.2F%%", new_pct(t, r) - base_pct(t, r));
+    }
+}
+
+static void sep_header(FILE *fp, const dtab *t, const int *w)
+{
+    const struct column *c = &columns[t->o->compute];
+    const hist *h = t->h0;
+    const char *s = t->o->sep;
+    int i;
+
+    fputs("# Baseline", fp);
+    if (t->o->period)
+        fprintf(fp, "%s%14s", s, "Base period");
+    fprintf(fp, "%s%*s", s, c->width, c->name);
+    if (t->o->formula)
+        fprintf(fp, "%s%*s", s, FORMULA_WIDTH, "Formula");
+    if (t->o->period)
+        fprintf(fp, "%s%14s", s, "Period");
+    if (t->o->children)
+        fprintf(fp, "%sBase Incl%sDelta Incl", s, s);
+    if (t->o->signif)
+        fprintf(fp, "%s Signif", s);
+    for (i = 0; i < h->keys.n; i++)
+        if (!(h->elide >> h->keys.k[i] & 1))
+            fprintf(fp, "%s%-*s", s, w[i], hist_key_header(h->keys.k[i]));
+    fputc('\n', fp);
+}
+
+static void sep_row(FILE *fp, const dtab *t, const drow *r, const int *w)
+{
+    const hist_entry *e = r->b ? r->b : r->n;
+    char buf[8192];
+    int first = 1, i, last_key = -1;
+
+    for (i = 0; i < t->h0->keys.n; i++)
+        if (!(t->h0->elide >> t->h0->keys.k[i] & 1))
+            last_key = i;
+    snprintf(buf, sizeof(buf), "%.2f", r->b ? hist_percent(r->b->period, t->total0) : 0);
+    sep_col(fp, t, &first, r->b ? buf : "", 8, 0);
+    snprintf(buf, sizeof(buf), "%" PRIu64, r->b ? r->b->period : 0);
+    if (t->o->period)
+        sep_col(fp, t, &first, buf, 14, 0);
+    sep_computed(buf, sizeof(buf), t, r);
+    sep_col(fp, t, &first, buf, columns[t->o->compute].width, 0);
+    formula_text(buf, sizeof(buf), t, r);
+    if (t->o->formula)
+        sep_col(fp, t, &first, buf, FORMULA_WIDTH, 0);
+    snprintf(buf, sizeof(buf), "%" PRIu64, r->n ? r->n->period : 0);
+    if (t->o->period)
+        sep_col(fp, t, &first, r->n ? buf : "", 14, 0);
+    if (t->o->children) {
+        double b = r->b ? hist_percent(r->b->acc_period, t->h0->total_period) : 0;
+        double n = r->n ? hist_percent(r->n->acc_period, t->h1->total_period) : 0;
+
+        snprintf(buf, sizeof(buf), "%.2f%%", b);
+        sep_col(fp, t, &first, r->b ? buf : "", 9, 0);
+        snprintf(buf, sizeof(buf), "%+.2f%%", n - b);
+        sep_col(fp, t, &first, r->n ? buf : "", 10, 0);
+    }
+    if (t->o->signif) {
+        snprintf(buf, sizeof(buf), "%.1f%%", 100.0 * confidence(t, r));
+        sep_col(fp, t, &first, t->h1 ? buf : "", 7, 0);
+    }
+    for (i = 0; i < t->h0->keys.n; i++) {
+        if (t->h0->elide >> t->h0->keys.k[i] & 1)
+            continue;
+        sep_key(buf, sizeof(buf), t, e, t->h0->keys.k[i], w[i]);
+        sep_col(fp, t, &first, buf, w[i], i == last_key);
+    }
+    fputc('\n', fp);
+}
+
 static void print_table(FILE *fp, const dtab *t)
 {
     int w[HK_MAX], unresolved;
@@ -410,12 +555,19 @@ static void print_table(FILE *fp, const dtab *t)
             hist_key_widths_add(t->h0, t->rows[i].b ? t->rows[i].b : t->rows[i].n, w,
                                 &unresolved);
     hist_key_widths_done(t->h0, w, unresolved);
-    print_header(fp, t, w);
+    if (t->o->sep != NULL)
+        sep_header(fp, t, w);
+    else
+        print_header(fp, t, w);
     for (i = 0; i < t->n; i++) {
         const drow *r = &t->rows[i];
 
         if (!shown(t, r))
             continue;
+        if (t->o->sep != NULL) {
+            sep_row(fp, t, r, w);
+            continue;
+        }
         if (r->b)
             fprintf(fp, "  %7.2f%%", hist_percent(r->b->period, t->total0));
         else

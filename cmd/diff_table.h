@@ -25,6 +25,7 @@ typedef struct dtab_opts {
     int     period;             /* -p: the base and new periods (perf diff -p) */
     int     formula;            /* -F: how the computed column was computed */
     int     baseline_only;      /* -b: only rows both profiles have */
+    const char *sep;            /* -t: columns apart by this, not aligned */
 } dtab_opts;
 
 /** "delta", "delta-abs", "ratio", "wdiff:W1,W2" into o. 0, or -1. */

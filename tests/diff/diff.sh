@@ -163,6 +163,12 @@ table filter "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" -d '[kernel.kallsyms]
 table filter "$T/multi-sys.data" "$C/sched-tp-syswide.data" --cpu 1
 table baseline-only "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" -b
 table baseline-only "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" -b -F -c delta --sort comm,dso,sym
+# -t: each column's own text, padded to its width but the last, apart by
+# the separator (which turns into '.' inside names: "std::x" with -t :)
+table separator "$T/hog-4to1.data" "$T/hog-1to1.data" -t ,
+table separator "$T/hog-4to1.data" "$T/hog-1to1.data" -t '|' -p -F -c ratio
+table separator "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" -t ';' -c wdiff:1,2 --sort comm,sym
+table separator "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" -t : -b -c delta --sort comm,dso,sym
 # the symbol key before others: perf's output order finds unresolved
 # addresses alike, so the keys after it order them (testdata/diffpair)
 table sym-first "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --sort sym,dso,comm
