@@ -40,6 +40,8 @@ static const char usage_text[] =
 "      --cpu LIST        only samples on these cpus (e.g. 0-2,5): others\n"
 "                        count nowhere\n"
 "  -t, --field-separator SEP  columns apart by SEP, not aligned (perf diff -t)\n"
+"      --percentage MODE absolute (the default: shares of every sample) or\n"
+"                        relative (of the samples -C, -d and -S let through)\n"
 "  -p, --period          the periods too: BASE's before the change, NEW's\n"
 "                        after it (perf diff -p)\n"
 "      --sort KEYS       row keys as perfsift report --sort; default dso,sym\n"
@@ -89,7 +91,7 @@ static const char usage_text[] =
 
 enum { OPT_FOLDED = 5000, OPT_SVG, OPT_LEAF_ONLY, OPT_BASE_WIDTHS, OPT_TITLE, OPT_WIDTH,
        OPT_COLORS, OPT_COUNTNAME, OPT_FOLDED_INPUT, OPT_SORT, OPT_PERCENT_LIMIT,
-       OPT_CHILDREN, OPT_SIGNIFICANCE, OPT_MIN_SIGNIFICANCE, OPT_CPU };
+       OPT_CHILDREN, OPT_SIGNIFICANCE, OPT_MIN_SIGNIFICANCE, OPT_CPU, OPT_PERCENTAGE };
 
 static const struct option long_opts[] = {
     FOLD_LONG_OPTS,
@@ -109,6 +111,7 @@ static const struct option long_opts[] = {
     { "formula", no_argument, NULL, 'F' },
     { "baseline-only", no_argument, NULL, 'b' },
     { "field-separator", required_argument, NULL, 't' },
+    { "percentage", required_argument, NULL, OPT_PERCENTAGE },
     { "comms", required_argument, NULL, 'C' },
     { "dsos", required_argument, NULL, 'd' },
     { "symbols", required_argument, NULL, 'S' },
@@ -217,6 +220,12 @@ static int parse_args(diff *d, int argc, char **argv)
         case 'p': d->to.period = 1; break;
         case 'F': d->to.formula = 1; break;
         case 'b': d->to.baseline_only = 1; break;
+        case OPT_PERCENTAGE:
+            if (strcmp(optarg, "relative") != 0 && strcmp(optarg, "absolute") != 0)
+                return cmd_usage_error("diff", "--percentage takes relative or absolute, "
+                                       "not '%s'", optarg);
+            d->to.relative = strcmp(optarg, "relative") == 0;
+            break;
         case 't':
             if (strchr(optarg, '.') != NULL)    /* perf: '.' stands for the separator */
                 return cmd_usage_error("diff", "-t: '.' is reserved");

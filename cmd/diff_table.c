@@ -105,6 +105,7 @@ static int folded_line(hist *h, const char *stack, size_t len, double count)
     memset(&it, 0, sizeof(it));
     hist_sample_begin(h);
     h->total_period += c;
+    h->shown_period += c;
     h->nr_samples += c;
     it.comm = folded_frame(comm, sizeof(comm), stack, first, &it.level);
     /* the first frame is the comm (perf's and perfsift's folding), unless
@@ -152,16 +153,29 @@ int dtab_folded_hist(hist_set *out, const char *const *stacks, const size_t *len
 /* perf links a row BASE lacks to an empty row of BASE's event, whose share
  * it computes as 0 * 100 / total: with no samples of the event in BASE that
  * is 0/0, a NaN (x86 makes it negative: every delta prints as "-nan%"). */
-static double base_pct(const dtab *t, const drow *r)
+/* The total a change is computed with: every sample's, or with
+ * --percentage relative those the filters let through */
+static uint64_t total(const dtab *t, const hist *h)
 {
-    if (t->h0->total_period == 0)
-        return NAN;
-    return r->b ? hist_percent(r->b->period, t->h0->total_period) : 0;
+    return t->o->relative ? h->shown_period : h->total_period;
 }
 
+static double base_pct(const dtab *t, const drow *r)
+{
+    if (total(t, t->h0) == 0)
+        return NAN;
+    return r->b ? hist_percent(r->b->period, total(t, t->h0)) : 0;
+}
+
+/* perf divides by NEW's total as it is: with --percentage relative it can
+ * be 0 while a row of hidden samples still pairs (+inf%) */
 static double new_pct(const dtab *t, const drow *r)
 {
-    return r->n ? hist_percent(r->n->period, t->h1->total_period) : 0;
+    if (r->n == NULL)
+        return 0;
+    if (total(t, t->h1) == 0)
+        return r->n->period ? INFINITY : NAN;
+    return hist_percent(r->n->period, total(t, t->h1));
 }
 
 static double computed(const dtab *t, const drow *r)
@@ -199,17 +213,19 @@ static int drow_cmp(const void *pa, const void *pb, void *arg)
 
 /* perf diff computes the changes with BASE's total, then re-sums that
  * total over the rows it kept to print: with -b, the rows NEW lacks are
- * gone and the Baseline column (and -F's formula) is of what remains */
+ * gone, and with --percentage relative only rows the filters did not hide
+ * count; the Baseline column (and -F's formula) is of that */
 static void print_total(dtab *t)
 {
     size_t i;
 
     t->total0 = t->h0->total_period;
-    if (!t->o->baseline_only)
+    if (!t->o->baseline_only && !t->o->relative)
         return;
     t->total0 = 0;
     for (i = 0; i < t->n; i++)
-        if (t->rows[i].b != NULL && t->rows[i].n != NULL)
+        if (t->rows[i].b != NULL && (t->rows[i].n != NULL || !t->o->baseline_only) &&
+            (!t->o->relative || !t->rows[i].b->hidden))
             t->total0 += t->rows[i].b->period;
 }
 
@@ -319,7 +335,8 @@ static void print_computed(FILE *fp, const dtab *t, const drow *r)
                                             (int64_t)bp * t->o->w1));
         break;
     default:
-        if (t->h0->total_period == 0)       /* perf's 0/0 (base_pct()) */
+        /* perf's 0/0 (base_pct(), new_pct()) is x86's negative NaN */
+        if (isnan(new_pct(t, r) - base_pct(t, r)))
             fprintf(fp, "  %*s%%", w - 1, "-nan");
         else
             fprintf(fp, "  %+*.2f%%", w - 1, new_pct(t, r) - base_pct(t, r));
@@ -343,7 +360,7 @@ static void formula_text(char *buf, size_t size, const dtab *t, const drow *r)
                  r->n->period, t->o->w2, bp, t->o->w1);
     } else {
         snprintf(buf, size, "(%" PRIu64 " * 100 / %" PRIu64 ") - (%" PRIu64
-                 " * 100 / %" PRIu64 ")", r->n->period, t->h1->total_period, bp, t->total0);
+                 " * 100 / %" PRIu64 ")", r->n->period, total(t, t->h1), bp, t->total0);
     }
 }
 
@@ -470,6 +487,8 @@ static void sep_computed(char *buf, size_t size, const dtab *t, const drow *r)
 
         if (v != 0)
             snprintf(buf, size, "%14" PRId64, v);
+    } else if (isnan(new_pct(t, r) - base_pct(t, r))) {
+        snprintf(buf, size, "-NAN%%");  /* x86's 0/0, as print_computed() */
     } else {
         snprintf(buf, size, "%+4.2F%%", new_pct(t, r) - base_pct(t, r));
     }

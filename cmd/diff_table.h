@@ -26,6 +26,8 @@ typedef struct dtab_opts {
     int     formula;            /* -F: how the computed column was computed */
     int     baseline_only;      /* -b: only rows both profiles have */
     const char *sep;            /* -t: columns apart by this, not aligned */
+    int     relative;           /* --percentage relative: shares of what the
+                                 * -C/-d/-S filters let through */
 } dtab_opts;
 
 /** "delta", "delta-abs", "ratio", "wdiff:W1,W2" into o. 0, or -1. */

@@ -115,6 +115,9 @@ typedef struct hist {
     uint32_t   *slots;          /* open addressing: index + 1, 0 empty */
     size_t      nslots;
     uint64_t    total_period, nr_samples;
+    uint64_t    shown_period;   /* periods of the samples the hide filters let
+                                 * through (perf diff's total_non_filtered_period,
+                                 * summed per sample) */
     uint64_t    abs_period;     /* total_period of every row (--percentage
                                  * relative changes total_period) */
     uint64_t    abs_samples;    /* nr_samples of every row (the same) */

@@ -1492,6 +1492,8 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     /* a sample the thread, dso and symbol filters hide still counts in
      * every row it touches; only the rows it makes are hidden */
     h->hide_new = r->o->hide != NULL && filter_skip(r->o->hide, res, ev, e) > 0;
+    if (!h->hide_new)
+        h->shown_period += period;
     if (r->defer) {
         int rc = defer_kernel(r, w, h, ev, period);
 

@@ -169,6 +169,15 @@ table separator "$T/hog-4to1.data" "$T/hog-1to1.data" -t ,
 table separator "$T/hog-4to1.data" "$T/hog-1to1.data" -t '|' -p -F -c ratio
 table separator "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" -t ';' -c wdiff:1,2 --sort comm,sym
 table separator "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" -t : -b -c delta --sort comm,dso,sym
+# --percentage relative: changes of the samples the filters let through
+# (summed per sample), the Baseline column of the rows they made
+table relative "$T/hog-4to1.data" "$T/hog-1to1.data" --percentage relative -S foo,bar
+table relative "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --percentage relative -C sh,wc -F
+table relative "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --percentage relative -b -d '[kernel.kallsyms]' -F
+# 0/0 and x/0 as perf divides them: -nan% (perf's negative NaN, with -t
+# too), +inf% where NEW's filtered total is 0
+table relative "$T/diffpair/sh2.data" "$T/diffpair/sh1.data" --percentage relative -C sh,wc -t ,
+table separator "$T/emptyev.data" "$C/sched-tp-syswide.data" -t , -c delta
 # the symbol key before others: perf's output order finds unresolved
 # addresses alike, so the keys after it order them (testdata/diffpair)
 table sym-first "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --sort sym,dso,comm
