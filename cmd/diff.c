@@ -40,6 +40,9 @@ static const char usage_text[] =
 "      --cpu LIST        only samples on these cpus (e.g. 0-2,5): others\n"
 "                        count nowhere\n"
 "  -t, --field-separator SEP  columns apart by SEP, not aligned (perf diff -t)\n"
+"      --time RANGE      only samples in this time range: START,END in seconds\n"
+"                        for both, START,END:START,END for BASE and NEW, or\n"
+"                        percentages of each capture's span (10%%/2, 0%%-50%%)\n"
 "      --percentage MODE absolute (the default: shares of every sample) or\n"
 "                        relative (of the samples -C, -d and -S let through)\n"
 "  -p, --period          the periods too: BASE's before the change, NEW's\n"
@@ -112,6 +115,7 @@ static const struct option long_opts[] = {
     { "baseline-only", no_argument, NULL, 'b' },
     { "field-separator", required_argument, NULL, 't' },
     { "percentage", required_argument, NULL, OPT_PERCENTAGE },
+    { "time", required_argument, NULL, OPT_FILTER_TIME },
     { "comms", required_argument, NULL, 'C' },
     { "dsos", required_argument, NULL, 'd' },
     { "symbols", required_argument, NULL, 'S' },
@@ -139,13 +143,46 @@ typedef struct diff {
     size_t       nrows;
     dtab_opts    to;            /* the table */
     sample_filter filter;       /* the table's -C, -d, -S and --cpu */
-    sample_filter hard, soft;   /* filter's lists split (borrowed), as
-                                 * report.c splits them */
+    sample_filter hard[2], soft;    /* filter's lists split (borrowed), as
+                                     * report.c splits them; hard[i] with
+                                     * side i's --time (owned) */
+    const char  *time_arg;      /* --time as given */
+    char        *time_part[2];  /* each side's --time (owned) */
     hist_keys    keys;
     hist_set     hs[2];
     unsigned     elide;         /* 1 << HK_*: keys not shown (split_filters) */
     ps_ksyms    *ksyms;         /* kallsyms loaded once for both captures */
 } diff;
+
+/*
+ * perf diff's --time: percentages of each capture's own span, the same
+ * for both; seconds "A,B" for both, or "A,B:C,D", BASE's before the ':'
+ * and NEW's after it. Each side gets its own filter (the time ranges are
+ * resolved per capture).
+ */
+static int time_parts(diff *d)
+{
+    const char *a = d->time_arg, *colon = strchr(a, ':');
+    int i;
+
+    if (strchr(a, '%') != NULL || colon == NULL) {
+        d->time_part[0] = strdup(a);
+        d->time_part[1] = strdup(a);
+    } else {
+        if (colon == a || colon[1] == '\0')
+            return cmd_usage_error("diff", "--time: invalid time string '%s'", a);
+        d->time_part[0] = strndup(a, (size_t)(colon - a));
+        d->time_part[1] = strdup(colon + 1);
+    }
+    if (d->time_part[0] == NULL || d->time_part[1] == NULL) {
+        fprintf(stderr, "perfsift diff: out of memory\n");
+        return EXIT_BADINPUT;
+    }
+    for (i = 0; i < 2; i++)
+        if (filter_option(&d->hard[i], "diff", OPT_FILTER_TIME, d->time_part[i]) < 0)
+            return EXIT_USAGE;
+    return 0;
+}
 
 static int parse_args(diff *d, int argc, char **argv)
 {
@@ -220,6 +257,7 @@ static int parse_args(diff *d, int argc, char **argv)
         case 'p': d->to.period = 1; break;
         case 'F': d->to.formula = 1; break;
         case 'b': d->to.baseline_only = 1; break;
+        case OPT_FILTER_TIME: d->time_arg = optarg; break;
         case OPT_PERCENTAGE:
             if (strcmp(optarg, "relative") != 0 && strcmp(optarg, "absolute") != 0)
                 return cmd_usage_error("diff", "--percentage takes relative or absolute, "
@@ -251,10 +289,12 @@ static int parse_args(diff *d, int argc, char **argv)
     if (d->fo.script_input != NULL)
         return cmd_usage_error("diff", "--script-input: fold the text first "
                                "(perfsift folded --script-input), then diff folded files");
-    if ((filter_active(&d->filter) || d->to.baseline_only || d->to.sep != NULL) &&
-        (d->folded || d->svg != NULL))
-        return cmd_usage_error("diff", "-b, -C, -d, -S, -t and --cpu are the table's "
-                               "(not --folded's or --svg's)");
+    if ((filter_active(&d->filter) || d->to.baseline_only || d->to.sep != NULL ||
+         d->time_arg != NULL) && (d->folded || d->svg != NULL))
+        return cmd_usage_error("diff", "-b, -C, -d, -S, -t, --cpu and --time are the "
+                               "table's (not --folded's or --svg's)");
+    if (d->time_arg != NULL)
+        return time_parts(d);
     return 0;
 }
 
@@ -339,7 +379,7 @@ static void split_filters(diff *d)
     const filter_list *one[HK_MAX] = { NULL };
     int i, n = 0;
 
-    d->hard.cpus = d->filter.cpus;
+    d->hard[0].cpus = d->hard[1].cpus = d->filter.cpus;
     d->soft.comms = d->filter.comms;
     d->soft.dsos = d->filter.dsos;
     d->soft.syms = d->filter.syms;
@@ -375,7 +415,7 @@ static int table_capture(diff *d, int i)
     ho.kallsyms = d->fo.kallsyms;
     ho.max_stack = d->fo.max_stack;
     ho.ksyms = d->ksyms;
-    ho.filter = filter_active(&d->hard) ? &d->hard : NULL;
+    ho.filter = filter_active(&d->hard[i]) ? &d->hard[i] : NULL;
     ho.hide = filter_active(&d->soft) ? &d->soft : NULL;
     rc = hist_capture("diff", &in, &ho, &d->hs[i]);
     for (k = 0; k < d->hs[i].n; k++)
@@ -603,5 +643,10 @@ int cmd_diff(int argc, char **argv)
     }
     ps_ksyms__free(d.ksyms);
     filter_free(&d.filter);
+    for (i = 0; i < 2; i++) {
+        d.hard[i].cpus = NULL;      /* d.filter's */
+        filter_free(&d.hard[i]);
+        free(d.time_part[i]);
+    }
     return rc < 0 ? EXIT_OK : rc;
 }

@@ -178,6 +178,12 @@ table relative "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --percentage relati
 # too), +inf% where NEW's filtered total is 0
 table relative "$T/diffpair/sh2.data" "$T/diffpair/sh1.data" --percentage relative -C sh,wc -t ,
 table separator "$T/emptyev.data" "$C/sched-tp-syswide.data" -t , -c delta
+# --time: percentages of each capture's span; seconds for both, or
+# BASE's:NEW's (hog-4to1 runs 37756.44-37757.81, hog-1to1 37758.85-37759.92)
+table time "$T/hog-4to1.data" "$T/hog-1to1.data" --time 10%/2
+table time "$T/hog-4to1.data" "$T/hog-1to1.data" --time 0%-50% -F
+table time "$T/hog-4to1.data" "$T/hog-1to1.data" --time 37756.5,37757.5
+table time "$T/hog-4to1.data" "$T/hog-1to1.data" --time 37756.5,37757.5:37759.0,37759.5 -c ratio
 # the symbol key before others: perf's output order finds unresolved
 # addresses alike, so the keys after it order them (testdata/diffpair)
 table sym-first "$T/diffpair/sh1.data" "$T/diffpair/sh2.data" --sort sym,dso,comm
