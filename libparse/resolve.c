@@ -367,6 +367,13 @@ int ps_callchain_outer_skip(const ps_sample *smp, unsigned max_stack, uint64_t *
     return 0;
 }
 
+static int kernel_loaded(const ps_resolver *r)
+{
+    uint64_t start, end;
+
+    return ps_symbols__kernel_extent(r->symbols, &start, &end);
+}
+
 size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp, uint64_t branch_sample_type,
                               unsigned max_stack, ps_frame *frames, size_t max)
 {
@@ -374,6 +381,7 @@ size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp, uint64_t bra
     size_t n = 0;
     uint64_t i, skip;
     int outer;                  /* cut at the outer end: markers checked */
+    int loaded = kernel_loaded(r);
 
     ps_unwinder__note_sample(r->unwinder, smp);
     if ((branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
@@ -406,7 +414,14 @@ size_t ps_resolver__callchain(ps_resolver *r, const ps_sample *smp, uint64_t bra
             skip--;
             continue;
         }
-        ps_resolver__addr(r, smp->pid, smp->tid, smp->time, cpumode, ip, &frames[n++]);
+        ps_resolver__addr(r, smp->pid, smp->tid, smp->time, cpumode, ip, &frames[n]);
+        /* perf resolves the sample's ip before its chain, and that lookup
+         * loads the kernel's symbols, the kernel map shrinking to them:
+         * every chain lookup comes after. One that did the load here (and
+         * found the map as it was) is made again, as perf's would be. */
+        if (!loaded && (loaded = kernel_loaded(r)))
+            ps_resolver__addr(r, smp->pid, smp->tid, smp->time, cpumode, ip, &frames[n]);
+        n++;
     }
     if (ps_unwind__wanted(smp)) {
         r->unwound_from = n;

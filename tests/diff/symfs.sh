@@ -32,6 +32,12 @@ for c in cpuhog-fp syscalls-tp sched-tp-syswide; do
     compare "$c --kallsyms" "$C/$c.data" --kallsyms "$TMPD/kallsyms"
 done
 compare "cpuhog-fp --symfs --kallsyms -G" "$C/cpuhog-fp.data" -G --symfs "$S" --kallsyms "$TMPD/kallsyms"
+# kernel symbols that stop early (testdata/kallsyms-head50): the first
+# kernel sample's ip lies past them. perf looks it up (loading the symbols,
+# the kernel map shrinking to them) before its chain, whose lookup of the
+# same ip then finds no map: "[unknown] ([unknown])"
+compare "diffpair/sh1 --kallsyms head50" "$ROOT/testdata/diffpair/sh1.data" \
+    --kallsyms "$ROOT/testdata/kallsyms-head50"
 # the outputs must show what the options change
 grep -q 'bar+0x[0-9a-f]* (/tmp/perfcorpus/bin/cpuhog)' <(env -i PATH="$PATH" HOME="$TMPD/home" \
     "$PERFSIFT" script -q --symfs "$S" "$C/cpuhog-fp.data") &&
