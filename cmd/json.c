@@ -224,7 +224,10 @@ static int parse_option(json_run *r, int c, const char **output)
     case OPT_SAMPLES_ONLY: r->samples_only = 1; return 0;
     case OPT_NO_STACK: r->record_flags |= JSON_RECORD_NO_STACK; return 0;
     case 'e': return filter_list_parse(&r->filter.events, optarg) < 0 ? EXIT_USAGE : 0;
-    case OPT_SRCLINE: r->srcline = 1; r->wo.fields = "+srcline"; return 0;
+    /* not script's "+srcline": the frames are written for every event,
+     * tracepoints too, where script's default fields have no ip and
+     * would refuse the capture */
+    case OPT_SRCLINE: r->srcline = 1; return 0;
     case OPT_NO_INLINE: r->wo.no_inline = 1; return 0;
     case OPT_MAX_STACK: {
         char *end;

@@ -16,6 +16,9 @@
 #   - speedscope files validate against speedscope's own file-format schema
 #     (from the npm package, fetched once into /tmp) and load in speedscope
 #     in headless Chromium, which names the profile and lists the frames;
+#   - --srcline on a capture with tracepoints (whose script fields have no
+#     ip) and cpu-clock, all with call chains: every frame's srcline is the
+#     one `perf script -F event,ip,sym,dso,srcline` prints under it;
 #   - -o writes atomically (nothing left behind on bad input).
 # SCRIPT_SETS=sanitize (make check SANITIZE=1) runs a few captures only.
 source "$(dirname "$0")/lib.sh"
@@ -121,6 +124,14 @@ ps json -q $TOPTS -e cpu-clock:ppp "$TC" > "$d/doc.json" 2> "$d/doc.err"
 # shellcheck disable=SC2086
 ps script -q $TOPTS -F "${FIELDS/cpu,/}" "$TC" > "$d/script.txt" 2> "$d/script.err"
 echo "${FIELDS/cpu,/}" > "$d/script.fields"
+
+# --srcline: every event's frames, tracepoints' too, against perf's srclines
+SC=$SHARED/corpus/captures/syscalls-tp.data
+d=$T/srcline; mkdir -p "$d"
+ps json -q --srcline "$SC" > "$d/doc.json" 2> "$d/doc.err"
+echo $? > "$d/doc.rc"
+perf_run script -i "$SC" -F event,ip,sym,dso,srcline > "$d/perf.txt" 2> "$d/perf.err"
+echo $? > "$d/perf.rc"
 
 # --- check -------------------------------------------------------------------------
 
@@ -417,6 +428,49 @@ try:
         check_script("json filters==script --time --pid (and -e)", doc, d)
 except Exception as e:
     out("FAIL json filters: checker error %s: %s" % (type(e).__name__, e))
+
+# --srcline against perf script's srcline lines (one under each frame line)
+def srcline_blocks(path):
+    blocks, after_frame = [], False
+    for line in open(path, "rb").read().decode("utf-8", "surrogateescape").split("\n"):
+        if not line.strip():
+            after_frame = False
+        elif line.startswith("\t") and blocks:
+            blocks[-1].append(None)
+            after_frame = True
+        elif after_frame and line.startswith("  "):
+            blocks[-1][-1] = line.strip()
+            after_frame = False
+        else:
+            blocks.append([])      # a sample's line: event name, no ip
+            after_frame = False
+    return blocks
+
+try:
+    d = tmp + "/srcline"
+    name = "json --srcline==perf script srcline (tracepoints with call chains)"
+    if int(open(d + "/doc.rc").read()) != 0:
+        out("FAIL %s: perfsift refuses: %s" % (name, open(d + "/doc.err").read().strip()[:160]))
+    elif int(open(d + "/perf.rc").read()) != 0:
+        out("FAIL %s: perf script fails: %s" % (name, open(d + "/perf.err").read().strip()[:160]))
+    else:
+        samples = [r for r in json.load(open(d + "/doc.json"))["records"] if r["type"] == "SAMPLE"]
+        blocks = srcline_blocks(d + "/perf.txt")
+        events = {s["event"] for s in samples}
+        bad = next((n for n, (s, b) in enumerate(zip(samples, blocks))
+                    if [f.get("srcline") for f in s["frames"]] != b), None)
+        if len(samples) != len(blocks):
+            out("FAIL %s: %d samples, perf %d" % (name, len(samples), len(blocks)))
+        elif bad is not None:
+            out("FAIL %s: sample %d: ours %s, perf %s" % (name, bad,
+                [f.get("srcline") for f in samples[bad]["frames"]][:6], blocks[bad][:6]))
+        elif not any(":" in e and "clock" not in e for e in events):
+            out("FAIL %s: no tracepoint sample: the capture tests nothing" % name)
+        else:
+            out("PASS %s (%d samples of %d events, %d frames)" %
+                (name, len(samples), len(events), sum(len(b) for b in blocks)))
+except Exception as e:
+    out("FAIL json --srcline: checker error %s: %s" % (type(e).__name__, e))
 PY
 cat "$T/results"
 nfail=$((nfail + $(grep -c '^FAIL' "$T/results")))
