@@ -17,7 +17,9 @@
  *
  * Where perf is wrong we are not: perf writes each byte >= 0x80 as a
  * sign-extended \uffffffXX, which corrupts every non-ASCII name; here UTF-8
- * is written as it is and other bytes as the text \xNN (json.c).
+ * is written as it is and other bytes as the text \xNN (json.c). perf
+ * crashes on pipe captures (it prints their features before the records
+ * that declare them); here they get the document a file would.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -29,7 +31,10 @@
 typedef struct perf_json {
     uint64_t    combined;       /* OR of every event's sample_type */
     int         nr_samples;
+    int         opened;         /* the headers and "samples": [ are written */
     linebuf     lb;             /* text not yet written */
+    linebuf     head;           /* pipe mode, no sample yet: the opening as
+                                 * the stream has declared it so far */
     ps_u64map   sample_pid;     /* tid -> pid of threads only samples made
                                  * (perf's machine__findnew_thread): the
                                  * first sample's pid sticks */
@@ -123,17 +128,12 @@ static void headers(linebuf *b, ps_session *s)
     lb_putc(b, ']');
 }
 
-static int begin(json_run *r, ps_session *s)
+/* The document up to its first sample, from what s knows (NULL: nothing);
+ * and the events' sample types, which decide whether samples have "cpu" */
+static void opening(perf_json *p, linebuf *b, ps_session *s)
 {
-    perf_json *p = calloc(1, sizeof(*p));
-    linebuf *b;
     size_t i;
 
-    if ((r->state = p) == NULL) {
-        fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
-        return -1;
-    }
-    b = &p->lb;
     lb_putc(b, '{');
     delim(b, 0, 1);
     lb_puts(b, "\"linux-perf-json-version\": 1");
@@ -145,9 +145,53 @@ static int begin(json_run *r, ps_session *s)
     lb_putc(b, '}');
     delim(b, 1, 1);
     lb_puts(b, "\"samples\": [");
+    p->combined = 0;
     for (i = 0; s != NULL && i < ps_session_nr_evsels(s); i++)
         p->combined |= ps_session_evsel(s, i)->attr.sample_type;
+}
+
+/* A pipe declares its events and features with records, after the first
+ * of which the walk starts: the opening waits for the first sample (all
+ * declarations come before it), or the end */
+static int begin(json_run *r, ps_session *s)
+{
+    perf_json *p = calloc(1, sizeof(*p));
+
+    if ((r->state = p) == NULL) {
+        fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
+        return -1;
+    }
+    if (s != NULL && ps_session_header(s)->container == PS_CONTAINER_PIPE)
+        opening(p, &p->head, s);
+    else {
+        opening(p, &p->lb, s);
+        p->opened = 1;
+    }
     return 0;
+}
+
+/* pipe mode before the first sample: the opening as declared so far, for
+ * a stream without samples */
+static int record(json_run *r, walk *w, const ps_event *ev)
+{
+    perf_json *p = r->state;
+
+    if (!p->opened && (ev->type == PS_RECORD_HEADER_ATTR ||
+                       ev->type == PS_RECORD_HEADER_FEATURE)) {
+        p->head.len = 0;
+        opening(p, &p->head, walk_session(w));
+    }
+    return 0;
+}
+
+/* the opening the walk's session makes now, or the last one kept */
+static void open_now(perf_json *p, ps_session *s)
+{
+    if (s != NULL)
+        opening(p, &p->lb, s);
+    else
+        lb_mem(&p->lb, p->head.p, p->head.len);
+    p->opened = 1;
 }
 
 /* one callchain entry: ip, and symbol and dso where a symbol was found */
@@ -248,6 +292,8 @@ static int sample(json_run *r, walk *w, const ps_event *ev, const ps_evsel *e, u
 
     (void)e;
     (void)period;
+    if (!p->opened)
+        open_now(p, walk_session(w));
     if (p->nr_samples++ > 0)
         lb_putc(b, ',');
     delim(b, 0, 2);
@@ -290,6 +336,8 @@ static int end(json_run *r)
 {
     perf_json *p = r->state;
 
+    if (!p->opened)
+        open_now(p, NULL);
     delim(&p->lb, 0, 1);
     lb_putc(&p->lb, ']');
     delim(&p->lb, 0, 0);
@@ -304,6 +352,7 @@ static void perf_free(json_run *r)
 
     if (p != NULL) {
         lb_free(&p->lb);
+        lb_free(&p->head);
         ps_u64map__free(&p->sample_pid);
     }
     free(p);
@@ -311,5 +360,5 @@ static void perf_free(json_run *r)
 }
 
 const json_form json_form_perf = {
-    "perf", begin, sample, NULL, end, perf_free
+    "perf", begin, sample, record, end, perf_free
 };
