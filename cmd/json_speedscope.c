@@ -193,6 +193,18 @@ static int is_ns_event(const ps_evsel *e)
            (e->attr.config == PERF_COUNT_SW_CPU_CLOCK || e->attr.config == PERF_COUNT_SW_TASK_CLOCK);
 }
 
+/* How many events sample. Asked at the first sample: a pipe declares its
+ * events with records, and the walk starts at the first of them, but all
+ * come before any sample. */
+static size_t nr_sampling(ps_session *s)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < ps_session_nr_evsels(s); i++)
+        n += ps_session_evsel(s, i)->attr.sample_period != 0;
+    return n;
+}
+
 static profile *profile_of(speedscope *sc, walk *w, const ps_sample *smp, const ps_evsel *e)
 {
     uint64_t key = (uint64_t)e->idx << 32 | smp->tid;
@@ -207,6 +219,8 @@ static profile *profile_of(speedscope *sc, walk *w, const ps_sample *smp, const 
             return &sc->profiles[i];
     if (grow(&sc->profiles, &sc->cap_profiles, sc->nr_profiles + 1, sizeof(*p)) < 0)
         return NULL;
+    if (sc->nr_profiles == 0)
+        sc->multi_event = nr_sampling(walk_session(w)) != 1;
     c = ps_resolver__comm(walk_resolver(w), smp->pid, smp->tid, smp->time, comm, sizeof(comm));
     n = strlen(c) + (e->name ? strlen(e->name) : 0) + 64;
     if ((name = malloc(n)) == NULL)
@@ -240,7 +254,6 @@ static int profile_add(profile *p, uint32_t stack, uint64_t weight)
 static int begin(json_run *r, ps_session *s)
 {
     speedscope *sc = calloc(1, sizeof(*sc));
-    size_t i, nr_sampling = 0;
 
     if ((r->state = sc) == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", r->cmd);
@@ -250,10 +263,7 @@ static int begin(json_run *r, ps_session *s)
     ps_u64map__init(&sc->stack_ix);
     sc->memo = calloc((size_t)1 << MEMO_BITS, sizeof(*sc->memo));  /* NULL: slower */
     sc->path = r->in.path ? r->in.path : "perf.data";
-    for (i = 0; s != NULL && i < ps_session_nr_evsels(s); i++)
-        nr_sampling += ps_session_evsel(s, i)->attr.sample_period != 0;
-    /* pipe captures declare events later: name by event to be safe */
-    sc->multi_event = nr_sampling != 1;
+    (void)s;
     return 0;
 }
 

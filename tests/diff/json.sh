@@ -22,7 +22,8 @@
 #     the stream, and testdata/json/pipe-mixcpu.data (cpu-clock, which does
 #     not sample the cpu, declared before sched_switch, which does) has
 #     "cpu" in every sample, perf script's [cpu] or -1, as perf writes for
-#     such files;
+#     such files; its speedscope file has a profile per thread and event,
+#     named by both, one for each pid/tid and event perf script prints;
 #   - --srcline on a capture with tracepoints (whose script fields have no
 #     ip) and cpu-clock, all with call chains: every frame's srcline is the
 #     one `perf script -F event,ip,sym,dso,srcline` prints under it;
@@ -67,7 +68,7 @@ fi
   for q in throttle-3.8 raw-3.4 systemwide.1-3.8; do echo "$SHARED/external/quipper/perf.data.$q"; done
 } > "$T/list"
 if [ "${SCRIPT_SETS:-}" = sanitize ]; then
-    grep -E '/(utf8|pipe-z|dwarf-inline|cpuhog-fp|sample-read-group|syscalls-tp)\.data$' \
+    grep -E '/(utf8|pipe-z|pipe-mixcpu|dwarf-inline|cpuhog-fp|sample-read-group|syscalls-tp)\.data$' \
         "$T/list" > "$T/list2" && mv "$T/list2" "$T/list"
 fi
 # samples of tid -1 of two processes (perf's thread of tid -1 keeps the
@@ -98,7 +99,8 @@ one_capture() {     # capture dir
         perf_run report --header-only -i "$f" > "$d/perf-header.txt" 2> /dev/null
     fi
     case $f in */pipe-mixcpu.data)
-        perf_run script -G -i "$f" -F sw:time -F trace:time,cpu > "$d/perf-cpu.txt" 2> /dev/null ;;
+        perf_run script -G -i "$f" -F sw:time -F trace:time,cpu > "$d/perf-cpu.txt" 2> /dev/null
+        perf_run script -G -i "$f" -F pid,tid,event > "$d/perf-threads.txt" 2> /dev/null ;;
     esac
     # script's -F refuses fields a capture lacks: the first list it takes
     for fl in $FIELDS ${FIELDS/cpu,/} ${FIELDS/time,cpu,/}; do
@@ -369,6 +371,20 @@ def check_forms(path, d):
         out("PASS %s (jq, schema%s)" % (name, ", speedscope's schema" if form == "speedscope" else ""))
     return docs
 
+def check_speedscope_threads(path, d, docs):
+    """a profile per (pid/tid, event) perf script prints, named by both"""
+    if not os.path.exists(d + "/perf-threads.txt") or "speedscope" not in docs:
+        return
+    name = "json speedscope profiles==perf script threads and events %s" % display(path)
+    want = sorted({tuple(l.split()[:2]) for l in open(d + "/perf-threads.txt") if l.strip()})
+    want = [(t, e.rstrip(":")) for t, e in want]
+    got = sorted(tuple(p["name"].split()[-2:]) for p in docs["speedscope"]["profiles"])
+    if got != want:
+        return out("FAIL %s: profiles %s, perf %s" % (name, got[:4], want[:4]))
+    if len({e for _, e in want}) < 2:
+        return out("FAIL %s: one event only: the capture tests nothing" % name)
+    out("PASS %s (%d profiles)" % (name, len(got)))
+
 def check_lines_equal(path, docs):
     if "doc" not in docs or "lines" not in docs:
         return
@@ -467,6 +483,7 @@ for line in open(tmp + "/manifest"):
     try:
         docs = check_forms(path, d)
         check_lines_equal(path, docs)
+        check_speedscope_threads(path, d, docs)
         check_perf(path, d, docs)
         if "doc" in docs:
             check_script("json document==script %s" % display(path), docs["doc"], d)
