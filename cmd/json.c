@@ -152,7 +152,7 @@ static int on_record(void *ctx, walk *w, const ps_event *ev)
     r->nr_records++;
     if (ev->type != PS_RECORD_FINISHED_ROUND)
         json_cache_invalidate(&r->cache);   /* it may change what an address is */
-    if (r->samples_only || r->form->record == NULL)
+    if (r->form->record == NULL)
         return 0;
     return r->form->record(r, w, ev);
 }

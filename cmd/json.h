@@ -9,8 +9,9 @@
  *   json_speedscope.c --format speedscope
  *
  * A form sees every sample the filters keep (once per delivery, as perf
- * script) and, unless it does not want them, every other record, both
- * after the resolver has seen what came before. Forms write to r->out
+ * script) and, unless it does not want them, every other record (with
+ * --samples-only too, to write none), both after the resolver has seen
+ * what came before. Forms write to r->out
  * only; what they need from the capture they read through the walk.
  */
 #ifndef PS_CMD_JSON_H
@@ -49,7 +50,8 @@ struct json_run {
     sample_filter    filter;
     unsigned         record_flags;  /* JSON_RECORD_* */
     int              srcline;       /* frames carry "srcline" */
-    int              samples_only;  /* --samples-only */
+    int              samples_only;  /* --samples-only: forms still see
+                                       every record, and write none */
     int              started;       /* begin() ran */
     uint64_t         nr_records, nr_samples, nr_filtered;
     json_cache       cache;         /* call chain entries' text; emptied by

@@ -336,8 +336,12 @@ static int record(json_run *r, walk *w, const ps_event *ev)
 {
     doc *d = r->state;
 
+    /* declarations count with --samples-only too: a pipe's features and
+     * events come with records */
     if (d->pipe)
         track_declarations(d, walk_session(w), ev->type);
+    if (r->samples_only)
+        return 0;
     record_start(r);
     json_record_write(&d->w, walk_session(w), ev, r->record_flags, NULL);
     return record_end(r);

@@ -24,6 +24,8 @@
 #     "cpu" in every sample, perf script's [cpu] or -1, as perf writes for
 #     such files; its speedscope file has a profile per thread and event,
 #     named by both, one for each pid/tid and event perf script prints;
+#     with --samples-only a pipe capture's document keeps the features and
+#     events the stream declares (hostname as perf report --header-only);
 #   - --srcline on a capture with tracepoints (whose script fields have no
 #     ip) and cpu-clock, all with call chains: every frame's srcline is the
 #     one `perf script -F event,ip,sym,dso,srcline` prints under it;
@@ -97,6 +99,7 @@ one_capture() {     # capture dir
     # a pipe capture (its header is 16 bytes): the headers perf reads from it
     if [ -f "$f" ] && [ "$(od -An -tu8 -j8 -N8 "$f" | tr -d ' ')" = 16 ]; then
         perf_run report --header-only -i "$f" > "$d/perf-header.txt" 2> /dev/null
+        ps json -q --samples-only "$f" > "$d/samples-only.json" 2> /dev/null
     fi
     case $f in */pipe-mixcpu.data)
         perf_run script -G -i "$f" -F sw:time -F trace:time,cpu > "$d/perf-cpu.txt" 2> /dev/null
@@ -385,6 +388,27 @@ def check_speedscope_threads(path, d, docs):
         return out("FAIL %s: one event only: the capture tests nothing" % name)
     out("PASS %s (%d profiles)" % (name, len(got)))
 
+def check_samples_only(path, d, docs):
+    """a pipe declares its features and events with records, which
+    --samples-only does not write but must still read"""
+    if not os.path.exists(d + "/samples-only.json") or "doc" not in docs:
+        return
+    name = "json --samples-only pipe declarations %s" % display(path)
+    try:
+        so = json.load(open(d + "/samples-only.json", encoding="utf-8"))
+    except ValueError as e:
+        return out("FAIL %s: not JSON: %s" % (name, e))
+    host = next((l.rstrip("\n")[len("# hostname : "):] for l in open(d + "/perf-header.txt")
+                 if l.startswith("# hostname : ")), None)
+    if so.get("features") != docs["doc"].get("features") or so.get("events") != docs["doc"].get("events"):
+        return out("FAIL %s: features/events differ from the whole document's (%d features, %d events)"
+                   % (name, len(so.get("features") or {}), len(so.get("events") or [])))
+    if host is None or so["features"].get("hostname") != host:
+        return out("FAIL %s: hostname %r, perf %r" % (name, so["features"].get("hostname"), host))
+    if any(r["type"] != "SAMPLE" for r in so["records"]):
+        return out("FAIL %s: records that are not samples" % name)
+    out("PASS %s (%d events)" % (name, len(so["events"])))
+
 def check_lines_equal(path, docs):
     if "doc" not in docs or "lines" not in docs:
         return
@@ -484,6 +508,7 @@ for line in open(tmp + "/manifest"):
         docs = check_forms(path, d)
         check_lines_equal(path, docs)
         check_speedscope_threads(path, d, docs)
+        check_samples_only(path, d, docs)
         check_perf(path, d, docs)
         if "doc" in docs:
             check_script("json document==script %s" % display(path), docs["doc"], d)
