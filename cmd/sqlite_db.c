@@ -107,19 +107,43 @@ static int copy_into(int out, const char *from)
     return n < 0 ? -1 : 0;
 }
 
-/* The temp file: mode as a new file (or the target's, when appending). */
+/* the finished database into a target that is no regular file */
+static int copy_out(const sqdb *d)
+{
+    int fd = open(d->path, O_WRONLY | O_CLOEXEC), rc;
+
+    if (fd < 0)
+        return -1;
+    rc = copy_into(fd, d->tmp);
+    if (close(fd) < 0)
+        rc = -1;
+    return rc;
+}
+
+/*
+ * The temp file: beside dest, so that the rename is atomic; in $TMPDIR when
+ * there is no dest (a device or FIFO cannot have files beside it: /dev is
+ * root's). Its mode is a new file's (or the target's, when appending).
+ */
 static int make_tmp(sqdb *d, int append, const struct stat *st)
 {
-    size_t n = strlen(d->path) + 16;
+    const char *dir = getenv("TMPDIR");
+    size_t n;
     mode_t um = umask(0);
     int fd;
 
     umask(um);
+    if (dir == NULL || dir[0] == 0)
+        dir = "/tmp";
+    n = (d->dest ? strlen(d->dest) : strlen(dir) + 16) + 16;
     if ((d->tmp = malloc(n)) == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", d->cmd);
         return -1;
     }
-    snprintf(d->tmp, n, "%s.tmp.XXXXXX", d->path);
+    if (d->dest != NULL)
+        snprintf(d->tmp, n, "%s.tmp.XXXXXX", d->dest);
+    else
+        snprintf(d->tmp, n, "%s/perfsift-sqlite.XXXXXX", dir);
     if ((fd = mkstemp(d->tmp)) < 0) {
         fprintf(stderr, "perfsift %s: cannot create %s: %s\n", d->cmd, d->tmp, strerror(errno));
         free(d->tmp);
@@ -149,9 +173,20 @@ int sqdb_open(sqdb *d, const char *cmd, const char *path, int append, int force)
         fprintf(stderr, "perfsift %s: %s is a directory\n", cmd, path);
         return -1;
     }
-    if (exists && !append && !force) {
+    if (exists && !S_ISREG(st.st_mode)) {
+        /* /dev/null, /dev/stdout to a pipe, a FIFO: written into, never
+         * replaced (a rename would put a file where the device was) */
+        if (append) {
+            fprintf(stderr, "perfsift %s: %s is not a regular file: --append needs a "
+                    "database file\n", cmd, path);
+            return -1;
+        }
+    } else if (exists && !append && !force) {
         fprintf(stderr, "perfsift %s: %s already exists (--force replaces it, "
                 "--append adds to it)\n", cmd, path);
+        return -1;
+    } else if ((d->dest = exists ? realpath(path, NULL) : strdup(path)) == NULL) {
+        fprintf(stderr, "perfsift %s: %s: %s\n", cmd, path, strerror(errno));
         return -1;
     }
     d->is_new = !(exists && append);
@@ -450,14 +485,17 @@ int sqdb_commit(sqdb *d)
     ok = (fd = open(d->tmp, O_RDONLY)) >= 0 && fsync(fd) == 0;
     if (fd >= 0 && close(fd) < 0)
         ok = 0;
-    if (!ok || rename(d->tmp, d->path) < 0) {
+    if (!ok || (d->dest != NULL ? rename(d->tmp, d->dest) : copy_out(d)) < 0) {
         fprintf(stderr, "perfsift %s: cannot write %s: %s\n", d->cmd, d->path, strerror(errno));
         sqdb_abort(d);
         return -1;
     }
+    if (d->dest == NULL)
+        unlink(d->tmp);
     live_tmp = NULL;
     free(d->tmp);
-    d->tmp = NULL;
+    free(d->dest);
+    d->tmp = d->dest = NULL;
     return 0;
 }
 
@@ -470,4 +508,6 @@ void sqdb_abort(sqdb *d)
         free(d->tmp);
         d->tmp = NULL;
     }
+    free(d->dest);
+    d->dest = NULL;
 }

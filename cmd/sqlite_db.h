@@ -5,6 +5,10 @@
  * (schemas/sqlite.sql, embedded at build time), one transaction, prepared
  * inserts, and the rename that makes it appear whole. An error or SIGINT/
  * SIGTERM/SIGHUP removes the temp file; the target is never touched then.
+ * A symlink is followed (its target is replaced, the link stays); a target
+ * that is no regular file (/dev/null, /dev/stdout, a FIFO) is never
+ * replaced: the finished file is copied into it from a temp file in
+ * $TMPDIR.
  */
 #ifndef PS_CMD_SQLITE_DB_H
 #define PS_CMD_SQLITE_DB_H
@@ -17,6 +21,8 @@ typedef struct sqdb {
     const char *cmd;
     const char *path;           /* the target */
     char       *tmp;            /* owned: the file being written */
+    char       *dest;           /* owned: what tmp is renamed to (path, its
+                                   symlinks followed); NULL: copied into path */
     sqlite3    *db;
     int         is_new;         /* no database was there before (no --append) */
     sqq        *q;              /* owned: inserts go through it (sqdb_row());

@@ -150,6 +150,41 @@ else
     fail "sqlite: Ctrl-C: rc $rc, $(ls "$D")"
 fi
 
+# outputs that are no regular file are written into, never replaced by a
+# file (as root, -o /dev/null --force used to put a file where /dev/null
+# was); a symlink is followed, --force and --append replace its target
+S=$TMPD/special; mkdir -p "$S"; mkfifo "$S/fifo"
+timeout 300 cat "$S/fifo" > "$S/from-fifo.db" & reader=$!
+sq -q "$A" -o "$S/fifo"; rc=$?
+[ $rc -eq 0 ] && [ -p "$S/fifo" ] || kill $reader 2>/dev/null   # it never opened the FIFO
+wait $reader
+sq -q "$A" -o /dev/stdout | cat > "$S/from-pipe.db"; prc=${PIPESTATUS[0]}
+sqlite3 "$D/x.db" "$q" > "$S/want"
+if [ $rc -eq 0 ] && [ -p "$S/fifo" ] && [ $prc -eq 0 ] &&
+        [ "$(sqlite3 "$S/from-fifo.db" "$q")" = "$(cat "$S/want")" ] &&
+        [ "$(sqlite3 "$S/from-pipe.db" "$q")" = "$(cat "$S/want")" ] &&
+        ! ls "$S"/fifo.tmp.* >/dev/null 2>&1; then
+    pass "sqlite: a FIFO and /dev/stdout to a pipe get the database, and stay what they were"
+else
+    fail "sqlite: FIFO rc $rc, pipe rc $prc: $(ls -l "$S" | tr '\n' ' ')"
+fi
+if [ "$(id -u)" -eq 0 ]; then
+    mknod "$S/null" c 1 3
+    sq -q "$A" -o "$S/null" --force; rc=$?
+    sq -q "$A" -o "$S/null" --append 2>"$TMPD/err"; arc=$?
+    [ $rc -eq 0 ] && [ -c "$S/null" ] && [ $arc -eq 1 ] && grep -q "not a regular file" "$TMPD/err" &&
+        pass "sqlite: a character device output stays a device (--append refused)" ||
+        fail "sqlite: device output: rc $rc, --append rc $arc, $(ls -l "$S/null")"
+fi
+cp "$D/x.db" "$S/real.db"; ln -s real.db "$S/link.db"
+sq -q "$B" -o "$S/link.db" --force && sq -q --append "$A" -o "$S/link.db"; rc=$?
+if [ $rc -eq 0 ] && [ -L "$S/link.db" ] &&
+        [ "$(sqlite3 "$S/real.db" 'SELECT count(*) FROM captures')" = 2 ] && no_tmp "$S"; then
+    pass "sqlite: -o SYMLINK (--force, --append) writes the link's target, the link stays"
+else
+    fail "sqlite: symlink output: rc $rc, $(ls -l "$S" | tr '\n' ' ')"
+fi
+
 sq --help | grep -q -- "--append" && sq -q "$A" >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && pass "sqlite: --help; no -o is a usage error" || fail "sqlite: no -o gave $rc"
 finish
