@@ -12,7 +12,9 @@
  *   history, so a comm name repeats for each thread that had it.
  * - An address with a map but no symbol gets perf's zero-size "unknown"
  *   symbol at that address (the map-relative one for the sample's ip and
- *   addr, the raw one for call chain entries, as perf passes them).
+ *   addr, the raw one for call chain entries, as perf passes them). Its
+ *   insertion can turn perf's remembered last lookup in that DSO stale
+ *   (stale_find): the next lookup at that address gets the unknown symbol.
  * - Threads are perf's thread objects: an incarnation of the machine model,
  *   or for a tid no record named the one perf makes on the sample (comm
  *   ":TID"), together with its process leader.
@@ -136,6 +138,23 @@ typedef struct path_memo {
     uint64_t ip;
 } path_memo;
 
+/*
+ * perf's dso__find_symbol() remembers its last lookup per DSO (address and
+ * symbol), and dso__insert_symbol() of a zero-size "unknown" symbol at or
+ * below that address overwrites the remembered symbol with it. Until the
+ * DSO's next lookup elsewhere, a lookup at the remembered address gets that
+ * unknown symbol, whatever symbol is really there: a page fault whose addr
+ * lies below its ip in the same DSO (ld.so reading its own relocations)
+ * leaves the second event's sample of the same fault at the unknown
+ * symbol. Such stale lookups are kept here, most often none.
+ */
+#define STALE_FINDS 8
+typedef struct stale_find {
+    const char *dso;
+    uint64_t    at, start;          /* the lookup address; the unknown symbol's */
+    int64_t     sym_id;             /* the unknown symbol's; 0: no stale lookup */
+} stale_find;
+
 /* The last sample's thread and comm ids, per thread (sample_threads()) */
 #define THREAD_MEMOS 16
 typedef struct thread_memo {
@@ -177,6 +196,9 @@ struct sqx {
     size_t        nr_children;
     int64_t       path_base;        /* call_paths ids made here are above it */
     k3map         fork_time;        /* forked thread -> its FORK's sample time */
+    stale_find    stale[STALE_FINDS];
+    size_t        nr_stale;
+    int           stale_hit;        /* a chain frame got a stale lookup's symbol */
 };
 
 sqx *sqx_new(sqdb *d, const char *symfs)
@@ -615,6 +637,67 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
     return 0;
 }
 
+/*
+ * dso__find_symbol() at f's map-relative address: *h gets the stale lookup
+ * of f's DSO when it answers there (sym_id 0 otherwise); a lookup elsewhere
+ * forgets it. Inline entries are no lookups of their own.
+ */
+static void find_stale(sqx *x, const ps_frame *f, stale_find *h)
+{
+    size_t i;
+
+    h->sym_id = 0;
+    if (x->nr_stale == 0 || f->map == NULL || f->inl != NULL)
+        return;
+    for (i = 0; i < x->nr_stale; i++) {
+        if (x->stale[i].dso != f->r.dso)
+            continue;
+        if (x->stale[i].at == f->r.rel)
+            *h = x->stale[i];
+        else
+            x->stale[i] = x->stale[--x->nr_stale];
+        return;
+    }
+}
+
+/* an unknown symbol at start inserted in dso while perf's last lookup there
+ * was at at: above start, that lookup goes stale */
+static void insert_unknown(sqx *x, const char *dso, uint64_t at, uint64_t start, int64_t sym_id)
+{
+    size_t i;
+
+    if (at <= start)
+        return;
+    for (i = 0; i < x->nr_stale && x->stale[i].dso != dso; i++)
+        ;
+    if (i == STALE_FINDS)
+        i = 0;                  /* more DSOs stale at once than ever seen: one goes */
+    else if (i == x->nr_stale)
+        x->nr_stale++;
+    x->stale[i] = (stale_find){ dso, at, start, sym_id };
+}
+
+/* frame_ids(), or the ids of the stale lookup h when it answers for f */
+static int frame_ids_at(sqx *x, const ps_frame *f, const stale_find *h, uint64_t addr,
+                        int64_t *dso_id, int64_t *sym_id, uint64_t *off)
+{
+    if (h->sym_id == 0)
+        return frame_ids(x, f, addr, dso_id, sym_id, off);
+    if ((*dso_id = export_dso(x, f)) < 0)
+        return -1;
+    *sym_id = h->sym_id;
+    *off = f->r.rel - h->start;
+    return 0;
+}
+
+/* 1 when frame_ids() of f just made an unknown symbol (perf's lookup found
+ * none), nr_syms being the symbols made before */
+static int made_unknown(const sqx *x, const ps_frame *f, const stale_find *h, int64_t nr_syms)
+{
+    return h->sym_id == 0 && f->map != NULL && f->r.sym == NULL && f->inl == NULL &&
+           x->last[T_SYMBOL] > nr_syms;
+}
+
 /* --- call paths ------------------------------------------------------------------ */
 
 /* parent's entry in x->children; NULL when it has none (out of memory) */
@@ -685,8 +768,11 @@ static int64_t chain_step(sqx *x, sqch *c, size_t d, const ps_frame *f, int64_t 
 {
     int64_t dso_id, sym_id, cp;
     uint64_t off;
+    stale_find h;
 
-    if (frame_ids(x, f, f->ip, &dso_id, &sym_id, &off) < 0 ||
+    find_stale(x, f, &h);
+    x->stale_hit |= h.sym_id != 0;
+    if (frame_ids_at(x, f, &h, f->ip, &dso_id, &sym_id, &off) < 0 ||
         /* perf tells frames with a symbol apart by it alone */
         (cp = call_path(x, parent, sym_id, sym_id ? 0 : f->ip)) < 0)
         return -1;
@@ -797,8 +883,41 @@ static int unknown_inlines(sqx *x, const ps_sample *smp, const ps_frame **frames
     return 0;
 }
 
-/* call_path_from_sample(): the chain root first into the tree; its leaf */
-static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev)
+/*
+ * Where perf's last lookup in dso was when call_path_from_sample() ended
+ * (chain c, root first): at the raw address of the leafmost entry there
+ * without a symbol (looked up again by it, after the other entries), else
+ * at the leafmost entry there. 0 when the chain has none there.
+ */
+static int chain_last_find(const sqch *c, const char *dso, uint64_t *at)
+{
+    size_t i;
+    int found = 0;
+
+    for (i = c->nr; i-- > 0;) {
+        const sqch_link *l = &c->l[i];
+
+        if (l->dso != dso || l->map == NULL || l->inl != NULL)
+            continue;
+        if (l->sym == NULL) {
+            *at = l->ip;
+            return 1;
+        }
+        if (!found) {
+            *at = l->rel;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/*
+ * call_path_from_sample(): the chain root first into the tree; its leaf.
+ * *last gets where perf's last lookup in adso was then (chain_last_find();
+ * 0: no entry there).
+ */
+static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev, const char *adso,
+                                uint64_t *last)
 {
     const ps_sample *smp = &ev->u.sample;
     sqch *c = sqch_of(&x->chains, smp->pid, smp->tid);
@@ -808,8 +927,11 @@ static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev)
     int64_t cp;
     size_t i, d, n, keep;
 
+    *last = 0;
     if (!walk_use_callchain(w) || !(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
         return 0;
+    if (x->nr_stale > 0)
+        c->nr = c->nr_raw = 0;  /* every entry is a lookup that may meet one */
     if (plain)
         chain_stamp(x, stamp);
     n = chain_frames(x, w, ev, c, plain, stamp, &frames, &keep);
@@ -824,9 +946,16 @@ static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev)
     if (sqch_reserve(c, keep + n) < 0)
         return oom(x);
     /* frames[i] is at depth keep + n - 1 - i */
-    for (d = keep; d < keep + n && d < c->nr; d++)
-        if (!link_matches(x, &c->l[d], &frames[keep + n - 1 - d]))
+    for (d = keep; d < keep + n && d < c->nr; d++) {
+        const ps_frame *f = &frames[keep + n - 1 - d];
+
+        if (!link_matches(x, &c->l[d], f))
             break;
+        /* a symbol's link matches at any address: chain_last_find() wants
+         * this frame's */
+        c->l[d].ip = f->ip;
+        c->l[d].rel = f->r.rel;
+    }
     cp = d > 0 ? c->l[d - 1].cp : x->root_path;
     c->nr = c->nr_raw = 0;
     for (i = keep + n - d; i-- > 0; d++)
@@ -840,6 +969,11 @@ static int64_t sample_call_path(sqx *x, walk *w, const ps_event *ev)
     if (sqch_set_raw(c, smp->callchain, plain && memcmp(stamp, after, sizeof(after)) == 0
                                         ? smp->nr_callchain : 0, stamp) < 0)
         return oom(x);
+    if (adso != NULL && !chain_last_find(c, adso, last))
+        *last = 0;
+    if (x->stale_hit)
+        c->nr = c->nr_raw = 0;  /* those ids are not the frames' own */
+    x->stale_hit = 0;
     return cp;
 }
 
@@ -918,9 +1052,12 @@ int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t 
     const ps_sample *smp = &ev->u.sample;
     unsigned cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
     int64_t evsel_id, comm_id, dso_id, sym_id, to_dso = 0, to_sym = 0, cp, id;
-    uint64_t off, to_off = 0, weight = smp->weight;
+    uint64_t off, to_off = 0, weight = smp->weight, last;
+    int64_t nr_syms;
+    int has_addr = (smp->sample_type & PERF_SAMPLE_ADDR) && addr_has_symbol(&e->attr);
     long t;
-    ps_frame f;
+    ps_frame f, fa;
+    stale_find hip, ha = { 0 };
 
     update_comm_exec(x, walk_session(w));
     if ((evsel_id = export_evsel(x, e)) < 0 || sqx_machine_id(x) < 0 ||
@@ -928,14 +1065,26 @@ int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t 
         return -1;
     id = *sample_id = next_id(x, T_SAMPLE);
     x->pid = smp->pid;
+    /* perf looks up the ip, then the addr, before it exports either */
     ps_resolver__addr(x->res, smp->pid, smp->tid, smp->time, cpumode, smp->ip, &f);
-    if (frame_ids(x, &f, f.r.rel, &dso_id, &sym_id, &off) < 0 ||
-        (cp = sample_call_path(x, w, ev)) < 0)
+    find_stale(x, &f, &hip);
+    if (has_addr) {
+        addr_frame(x, smp, cpumode, &fa);
+        find_stale(x, &fa, &ha);
+    }
+    nr_syms = x->last[T_SYMBOL];
+    if (frame_ids_at(x, &f, &hip, f.r.rel, &dso_id, &sym_id, &off) < 0)
         return -1;
-    if ((smp->sample_type & PERF_SAMPLE_ADDR) && addr_has_symbol(&e->attr)) {
-        addr_frame(x, smp, cpumode, &f);
-        if (frame_ids(x, &f, f.r.rel, &to_dso, &to_sym, &to_off) < 0)
+    if (has_addr && fa.map != NULL && made_unknown(x, &f, &hip, nr_syms) && fa.r.dso == f.r.dso)
+        insert_unknown(x, f.r.dso, fa.r.rel, f.r.rel, sym_id);
+    if ((cp = sample_call_path(x, w, ev, has_addr && fa.map ? fa.r.dso : NULL, &last)) < 0)
+        return -1;
+    if (has_addr) {
+        nr_syms = x->last[T_SYMBOL];
+        if (frame_ids_at(x, &fa, &ha, fa.r.rel, &to_dso, &to_sym, &to_off) < 0)
             return -1;
+        if (last != 0 && made_unknown(x, &fa, &ha, nr_syms))
+            insert_unknown(x, fa.r.dso, last, fa.r.rel, to_sym);
     }
     if (smp->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
         weight &= 0xffffffff;           /* perf keeps var1_dw as the weight */
