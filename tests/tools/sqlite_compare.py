@@ -150,6 +150,13 @@ def tp_main(fields_path, db_path):
                 if isinstance(got, str):
                     got = got.encode()
                     v = v.split(b"\0")[0]
+            elif isinstance(v, str) and isinstance(got, bytes):
+                # perf 6.1 hands an array of char, u8 or s8 that reads as a
+                # C string (last byte 0, printable up to the first 0) as
+                # str, cut at the first 0, until one sample of the event
+                # does not (PERF-DIFFERENCES.md): perfsift keeps u8 arrays'
+                # bytes
+                got = got.split(b"\0")[0].decode("utf-8", "surrogateescape")
             elif isinstance(v, int) and isinstance(got, int):
                 # perf 6.1's Python scripting reads a signed field narrower
                 # than 8 bytes without sign extension (-14 in an int comes
