@@ -6,13 +6,16 @@
  * a sample_id column (samples.id; not "id": raw_syscalls:sys_enter has a
  * field of that name) and one column per format field, in format
  * order: integer, text for strings, blob for other arrays (the payload's
- * bytes). With --append the table may be there already; fields it lacks
- * are added as columns, so the same event from another kernel fits.
+ * bytes), named as the field unless that is sample_id or another field's
+ * name (column_names()). With --append the table may be there already;
+ * fields it lacks are added as columns, so the same event from another
+ * kernel fits.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "sqlite_tp.h"
 #include "../libparse/util.h"
 
@@ -63,15 +66,15 @@ static void table_name(char *buf, size_t size, const ps_tp_format *fmt)
             *p = '_';
 }
 
-/* 1 when table already has column name */
+/* 1 when table already has column name (SQLite's names ignore ASCII case) */
 static int has_column(sqdb *d, const char *table, const char *name)
 {
     sqlite3_stmt *st;
     int found = 0;
 
     if (sqdb_sync(d) < 0 ||
-        sqlite3_prepare_v2(d->db, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?", -1,
-                           &st, NULL) != SQLITE_OK)
+        sqlite3_prepare_v2(d->db, "SELECT 1 FROM pragma_table_info(?) "
+                           "WHERE name = ? COLLATE NOCASE", -1, &st, NULL) != SQLITE_OK)
         return 0;
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
@@ -80,39 +83,98 @@ static int has_column(sqdb *d, const char *table, const char *name)
     return found;
 }
 
+/* name as an SQL identifier at p: quoted, its quotes doubled */
+static char *put_ident(char *p, const char *name)
+{
+    *p++ = '"';
+    for (; *name; name++)
+        if ((*p++ = *name) == '"')
+            *p++ = '"';
+    *p++ = '"';
+    *p = 0;
+    return p;
+}
+
+/*
+ * The column of each field: its name, unless that is sample_id or an
+ * earlier field's (the format is the capture's, so anything): then "_"s
+ * are added until it is neither. Names are compared as SQLite does,
+ * ignoring ASCII case. Into cols[] (owned); -1 when out of memory.
+ */
+static int column_names(const ps_tp_format *fmt, char **cols)
+{
+    size_t i, j, n;
+    int clash;
+
+    for (i = 0; i < fmt->nr_fields; i++) {
+        n = strlen(fmt->fields[i].name);
+        if ((cols[i] = malloc(n + fmt->nr_fields + 2)) == NULL)
+            return -1;
+        memcpy(cols[i], fmt->fields[i].name, n + 1);
+        do {
+            clash = strcasecmp(cols[i], "sample_id") == 0;
+            for (j = 0; j < i && !clash; j++)
+                clash = strcasecmp(cols[i], cols[j]) == 0;
+            if (clash) {
+                cols[i][n++] = '_';
+                cols[i][n] = 0;
+            }
+        } while (clash);
+    }
+    return 0;
+}
+
+/* the CREATE TABLE, ALTER TABLEs and INSERT of table, in sql (room enough) */
+static sqlite3_stmt *table_sql(sqdb *d, const char *table, const ps_tp_format *fmt,
+                               char **cols, char *sql)
+{
+    size_t i;
+    char *p;
+
+    p = put_ident(sql + sprintf(sql, "CREATE TABLE IF NOT EXISTS "), table);
+    strcpy(p, " (sample_id integer NOT NULL PRIMARY KEY)");
+    if (sqdb_exec(d, sql) < 0)
+        return NULL;
+    for (i = 0; i < fmt->nr_fields; i++) {
+        if (has_column(d, table, cols[i]))
+            continue;
+        p = put_ident(sql + sprintf(sql, "ALTER TABLE "), table);
+        p = put_ident(p + sprintf(p, " ADD COLUMN "), cols[i]);
+        sprintf(p, " %s", column_type(&fmt->fields[i]));
+        if (sqdb_exec(d, sql) < 0)
+            return NULL;
+    }
+    p = put_ident(sql + sprintf(sql, "INSERT INTO "), table);
+    p += sprintf(p, " (sample_id");
+    for (i = 0; i < fmt->nr_fields; i++)
+        p = put_ident(p + sprintf(p, ", "), cols[i]);
+    p += sprintf(p, ") VALUES (?");
+    for (i = 0; i < fmt->nr_fields; i++)
+        p += sprintf(p, ", ?");
+    sprintf(p, ")");
+    return sqdb_prepare(d, sql);
+}
+
 /* CREATE TABLE and the missing columns; the INSERT of every field */
 static sqlite3_stmt *make_table(sqdb *d, const ps_tp_format *fmt)
 {
-    size_t i, cap = 256 + (size_t)fmt->nr_fields * 80;
-    char table[256], *sql = malloc(cap), *p;
+    size_t i, cap = 512;
+    char table[256], **cols = calloc(fmt->nr_fields + 1, sizeof(*cols)), *sql = NULL;
     sqlite3_stmt *st = NULL;
 
     table_name(table, sizeof(table), fmt);
-    if (sql == NULL)
-        return NULL;
-    snprintf(sql, cap, "CREATE TABLE IF NOT EXISTS \"%s\" "
-             "(sample_id integer NOT NULL PRIMARY KEY)", table);
-    if (sqdb_exec(d, sql) < 0)
-        goto done;
-    for (i = 0; i < fmt->nr_fields; i++) {
-        const ps_tp_field *f = &fmt->fields[i];
-
-        if (has_column(d, table, f->name))
-            continue;
-        snprintf(sql, cap, "ALTER TABLE \"%s\" ADD COLUMN \"%s\" %s", table, f->name,
-                 column_type(f));
-        if (sqdb_exec(d, sql) < 0)
-            goto done;
+    if (cols != NULL && column_names(fmt, cols) == 0) {
+        /* every name twice over (quotes doubled), a separator and a type */
+        for (i = 0; i < fmt->nr_fields; i++)
+            cap += 2 * strlen(cols[i]) + 16;
+        if ((sql = malloc(cap)) != NULL)
+            st = table_sql(d, table, fmt, cols, sql);
     }
-    p = sql + snprintf(sql, cap, "INSERT INTO \"%s\" (sample_id", table);
-    for (i = 0; i < fmt->nr_fields; i++)
-        p += snprintf(p, cap - (size_t)(p - sql), ", \"%s\"", fmt->fields[i].name);
-    p += snprintf(p, cap - (size_t)(p - sql), ") VALUES (?");
-    for (i = 0; i < fmt->nr_fields; i++)
-        p += snprintf(p, cap - (size_t)(p - sql), ", ?");
-    snprintf(p, cap - (size_t)(p - sql), ")");
-    st = sqdb_prepare(d, sql);
-done:
+    if (sql == NULL)
+        fprintf(stderr, "perfsift %s: out of memory\n", d->cmd);
+    for (i = 0; cols != NULL && i < fmt->nr_fields; i++)
+        free(cols[i]);
+    free(cols);
     free(sql);
     return st;
 }

@@ -141,10 +141,17 @@ def tp_main(fields_path, db_path):
     for i, (p, (t, row)) in enumerate(zip(perf, ours)):
         want_t = "tracepoint_" + p["event"].replace("__", "_", 1)
         diffs = [] if want_t == t else ["table %s, perf's event %s" % (t, p["event"])]
+        used = set()
         for k, v in p["fields"].items():
             if k.startswith("common_") and k != "common_pid":
                 continue
-            got = row.get(k)
+            # a field named sample_id (or as an earlier one, ignoring
+            # case) is a column with "_"s added
+            col = k
+            while col.lower() == "sample_id" or col.lower() in used:
+                col += "_"
+            used.add(col.lower())
+            got = row.get(col)
             if isinstance(v, dict):
                 v = bytes.fromhex(v["hex"])
                 if isinstance(got, str):
