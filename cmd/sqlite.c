@@ -168,6 +168,9 @@ static int run(sqlite_run *r, const input_opts *in)
         (r->tp = sqtp_new(&r->d)) == NULL)
         return EXIT_BADINPUT;
     r->wo.max_stack = 127;      /* perf's PERF_MAX_STACK_DEPTH for db export */
+    /* db-export resolves chains callers first (the call path tree grows
+     * from the root), so a longer chain keeps its outer 127 entries */
+    r->wo.stack_outer = 1;
     return walk_run("sqlite", in, &r->wo, &cb);
 }
 

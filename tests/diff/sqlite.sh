@@ -32,11 +32,15 @@ if [ "$SCRIPT_SETS" = sanitize ]; then
           $SHARED/corpus/captures/switch-cpuwide.data $SHARED/corpus/captures/syscalls-tp.data
           $SHARED/corpus/captures/pipe-mode.data"
 else
-    # and a perf 3.8 capture with kernel modules ("[name]" DSOs); and
-    # dwarf/fork.data: DWARF stacks through stripped ls, where perf's
-    # call paths take addr2line's names for its own "unknown" symbols
+    # and a perf 3.8 capture with kernel modules ("[name]" DSOs); one of
+    # perf 3.4 with chains longer than 127 entries (db-export keeps their
+    # outer end, as testdata/deep-stack.data); and dwarf/fork.data: DWARF
+    # stacks through stripped ls, where perf's call paths take addr2line's
+    # names for its own "unknown" symbols
     caps="$(ls -d "$ROOT"/testdata/*.data "$SHARED"/corpus/captures/*.data)
-          $SHARED/external/quipper/perf.data.throttle-3.8 $ROOT/testdata/dwarf/fork.data"
+          $SHARED/external/quipper/perf.data.throttle-3.8
+          $SHARED/external/quipper/perf.data.callgraph_and_branch-3.4
+          $ROOT/testdata/dwarf/fork.data"
 fi
 
 # a format field named sample_id (the file says what the fields are): its
