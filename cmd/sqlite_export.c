@@ -596,9 +596,9 @@ static int frame_ids(sqx *x, const ps_frame *f, uint64_t addr, int64_t *dso_id,
          * a symbol of its own per record, as perf caches them per address */
         a = (uint64_t)*dso_id; b = f->r.rel; c = (uintptr_t)f->src;
     } else if (f->inl != NULL && s != NULL) {
-        /* perf keeps a DSO's inline chains by address in the file: every
-         * process mapping it shares their symbols */
-        a = (uint64_t)*dso_id; b = f->r.rel; c = (uintptr_t)f->inl;
+        /* perf keeps a DSO's inline chains by address in the file (every
+         * process mapping it shares them), with a symbol per entry */
+        a = (uint64_t)*dso_id; b = f->r.rel; c = (uintptr_t)f->src;
     } else if (s != NULL) {
         a = (uintptr_t)s; b = 0; c = 0;
     } else {
