@@ -15,6 +15,7 @@
  *   addr, the raw one for call chain entries, as perf passes them). Its
  *   insertion can turn perf's remembered last lookup in that DSO stale
  *   (stale_find): the next lookup at that address gets the unknown symbol.
+ *   A sample whose addr is its ip gets two (twin_unknown()).
  * - Threads are perf's thread objects: an incarnation of the machine model,
  *   or for a tid no record named the one perf makes on the sample (comm
  *   ":TID"), together with its process leader.
@@ -662,14 +663,12 @@ static void find_stale(sqx *x, const ps_frame *f, stale_find *h)
     }
 }
 
-/* an unknown symbol at start inserted in dso while perf's last lookup there
- * was at at: above start, that lookup goes stale */
-static void insert_unknown(sqx *x, const char *dso, uint64_t at, uint64_t start, int64_t sym_id)
+/* perf's last lookup in dso, at at, now answers the unknown symbol sym_id */
+static void remember_stale(sqx *x, const char *dso, uint64_t at, uint64_t start,
+                           int64_t sym_id)
 {
     size_t i;
 
-    if (at <= start)
-        return;
     for (i = 0; i < x->nr_stale && x->stale[i].dso != dso; i++)
         ;
     if (i == STALE_FINDS)
@@ -677,6 +676,37 @@ static void insert_unknown(sqx *x, const char *dso, uint64_t at, uint64_t start,
     else if (i == x->nr_stale)
         x->nr_stale++;
     x->stale[i] = (stale_find){ dso, at, start, sym_id };
+}
+
+/* an unknown symbol at start inserted in dso while perf's last lookup there
+ * was at at: above start, that lookup goes stale */
+static void insert_unknown(sqx *x, const char *dso, uint64_t at, uint64_t start, int64_t sym_id)
+{
+    if (at > start)
+        remember_stale(x, dso, at, start, sym_id);
+}
+
+/*
+ * A sample's addr at its ip, neither with a symbol: perf looked both up
+ * before inserting the ip's unknown symbol, so the addr gets one of its
+ * own at the same address, which perf's lookups there then answer (its
+ * last one, at, was in the chain or the addr itself).
+ */
+static int twin_unknown(sqx *x, const ps_frame *f, uint64_t at, int64_t *dso_id,
+                        int64_t *sym_id, uint64_t *off)
+{
+    *off = 0;
+    if ((*dso_id = export_dso(x, f)) < 0)
+        return -1;
+    if ((*sym_id = k3_get(&x->syms, (uint64_t)*dso_id, f->r.rel, 2)) == 0) {
+        *sym_id = next_id(x, T_SYMBOL);
+        if (k3_put(&x->syms, (uint64_t)*dso_id, f->r.rel, 2, *sym_id) < 0)
+            return oom(x);
+        if (symbol_row(x, *sym_id, *dso_id, f->r.rel, f->r.rel, 0, "unknown") < 0)
+            return -1;
+    }
+    remember_stale(x, f->r.dso, at > f->r.rel ? at : f->r.rel, f->r.rel, *sym_id);
+    return 0;
 }
 
 /* frame_ids(), or the ids of the stale lookup h when it answers for f */
@@ -1057,6 +1087,7 @@ int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t 
     uint64_t off, to_off = 0, weight = smp->weight, last;
     int64_t nr_syms;
     int has_addr = (smp->sample_type & PERF_SAMPLE_ADDR) && addr_has_symbol(&e->attr);
+    int twin = 0;
     long t;
     ps_frame f, fa;
     stale_find hip, ha = { 0 };
@@ -1077,15 +1108,18 @@ int sqx_sample(sqx *x, walk *w, const ps_event *ev, const ps_evsel *e, uint64_t 
     nr_syms = x->last[T_SYMBOL];
     if (frame_ids_at(x, &f, &hip, f.r.rel, &dso_id, &sym_id, &off) < 0)
         return -1;
-    if (has_addr && fa.map != NULL && made_unknown(x, &f, &hip, nr_syms) && fa.r.dso == f.r.dso)
+    if (has_addr && fa.map != NULL && made_unknown(x, &f, &hip, nr_syms) && fa.r.dso == f.r.dso) {
         insert_unknown(x, f.r.dso, fa.r.rel, f.r.rel, sym_id);
+        twin = fa.r.rel == f.r.rel && fa.inl == NULL && ha.sym_id == 0;
+    }
     if ((cp = sample_call_path(x, w, ev, has_addr && fa.map ? fa.r.dso : NULL, &last)) < 0)
         return -1;
     if (has_addr) {
         nr_syms = x->last[T_SYMBOL];
-        if (frame_ids_at(x, &fa, &ha, fa.r.rel, &to_dso, &to_sym, &to_off) < 0)
+        if (twin ? twin_unknown(x, &fa, last, &to_dso, &to_sym, &to_off) < 0
+                 : frame_ids_at(x, &fa, &ha, fa.r.rel, &to_dso, &to_sym, &to_off) < 0)
             return -1;
-        if (last != 0 && made_unknown(x, &fa, &ha, nr_syms))
+        if (!twin && last != 0 && made_unknown(x, &fa, &ha, nr_syms))
             insert_unknown(x, fa.r.dso, last, fa.r.rel, to_sym);
     }
     if (smp->sample_type & PERF_SAMPLE_WEIGHT_STRUCT)
