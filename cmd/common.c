@@ -174,6 +174,14 @@ static void atomic_signal(int sig)
     raise(sig);
 }
 
+int cmd_check_kallsyms(const char *cmd, const char *path)
+{
+    if (path == NULL || access(path, R_OK) == 0)
+        return 0;
+    fprintf(stderr, "perfsift %s: --kallsyms %s: %s\n", cmd, path, strerror(errno));
+    return -1;
+}
+
 int cmd_write_atomic(const char *cmd, const char *path, cmd_writer write, void *ctx)
 {
     size_t n = strlen(path);

@@ -26,6 +26,10 @@ typedef struct input_opts {
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/** 0 when path (a --kallsyms FILE, NULL: none) can be read; else prints why
+ * and returns -1. perf refuses a missing one ("Invalid file"). */
+int cmd_check_kallsyms(const char *cmd, const char *path);
+
 /** Open in->path with the options; on failure prints the error, returns NULL. */
 ps_session *cmd_open(const char *cmd, const input_opts *in);
 

@@ -987,6 +987,10 @@ int cmd_script(int argc, char **argv)
         script_free(&sc);
         return rc < 0 ? EXIT_OK : rc;
     }
+    if (cmd_check_kallsyms("script", so.kallsyms) < 0) {
+        script_free(&sc);
+        return EXIT_BADINPUT;
+    }
     /* perf script orders by time, except with --show-round-events */
     in.ordered = !(sc.show & SCRIPT_SHOW_ROUND);
     sc.quiet = in.quiet;

@@ -181,6 +181,8 @@ static int setup(walk *w, const input_opts *in0, const walk_opts *o)
     ps_symbols_opts so;
     ps_error err;
 
+    if (cmd_check_kallsyms(w->cmd, o->kallsyms) < 0)
+        return EXIT_BADINPUT;
     memset(&so, 0, sizeof(so));
     so.symfs = o->symfs;
     so.kallsyms = o->kallsyms;

@@ -45,4 +45,21 @@ grep -q 'bar+0x[0-9a-f]* (/tmp/perfcorpus/bin/cpuhog)' <(env -i PATH="$PATH" HOM
 grep -q '+0x[0-9a-f]* (\[kernel.kallsyms\])' <(env -i PATH="$PATH" HOME="$TMPD/home" \
     "$PERFSIFT" script -q --kallsyms "$TMPD/kallsyms" "$C/cpuhog-fp.data") &&
     pass "symfs: kernel symbols from --kallsyms" || fail "symfs: no kernel symbol from --kallsyms"
+# a --kallsyms that is not there: perf script refuses it ("Invalid file"),
+# and so does every perfsift command that reads symbols (sqlite writing
+# nothing), where they used to print no kernel symbols without a word
+perf_run script --kallsyms "$TMPD/no-kallsyms" -i "$C/cpuhog-fp.data" > /dev/null 2>&1; prc=$?
+bad=""
+for cmd in "script" "report --stdio" "folded" "json" "sqlite -o $TMPD/k.db"; do
+    # shellcheck disable=SC2086
+    env -i PATH="$PATH" HOME="$TMPD/home" LC_ALL=C "$PERFSIFT" $cmd --kallsyms \
+        "$TMPD/no-kallsyms" "$C/cpuhog-fp.data" > /dev/null 2> "$TMPD/err"; rc=$?
+    [ $rc -eq 1 ] && grep -q -- "--kallsyms $TMPD/no-kallsyms" "$TMPD/err" || bad="$bad ${cmd%% *}:$rc"
+done
+[ -e "$TMPD/k.db" ] && bad="$bad sqlite-wrote"
+if [ $prc -ne 0 ] && [ -z "$bad" ]; then
+    pass "symfs: a missing --kallsyms is an error, as in perf (exit 1, named)"
+else
+    fail "symfs: missing --kallsyms: perf exit $prc; perfsift:$bad"
+fi
 finish
