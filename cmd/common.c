@@ -3,6 +3,7 @@
  * common.c - shared subcommand plumbing (see common.h). Never decodes.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -182,7 +183,30 @@ int cmd_check_kallsyms(const char *cmd, const char *path)
     return -1;
 }
 
-int cmd_write_atomic(const char *cmd, const char *path, cmd_writer write, void *ctx)
+/*
+ * An existing target that is no regular file (/dev/null, a FIFO, /dev/stdout
+ * into a pipe, a terminal) is written into: renaming a temp file over it
+ * would put a file where the device was, which as root replaces /dev/null.
+ */
+static int write_into(const char *cmd, const char *path, cmd_writer write, void *ctx)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC), rc = -1;
+    FILE *fp = NULL;
+
+    if (fd >= 0 && (fp = fdopen(fd, "w")) == NULL)
+        close(fd);
+    else if (fp != NULL && write(fp, ctx) == 0 && fflush(fp) == 0 && !ferror(fp))
+        rc = 0;
+    if (fp != NULL && fclose(fp) != 0)
+        rc = -1;
+    if (rc == 0)
+        return EXIT_OK;
+    fprintf(stderr, "perfsift %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+    return EXIT_BADINPUT;
+}
+
+/* the temp file beside PATH, renamed over it once whole */
+static int write_atomic_at(const char *cmd, const char *path, cmd_writer write, void *ctx)
 {
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);
@@ -219,6 +243,22 @@ int cmd_write_atomic(const char *cmd, const char *path, cmd_writer write, void *
     atomic_tmp = NULL;
     free(tmp);
     return EXIT_BADINPUT;
+}
+
+int cmd_write_atomic(const char *cmd, const char *path, cmd_writer write, void *ctx)
+{
+    struct stat st;
+    char *real = NULL;
+    int rc;
+
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return write_into(cmd, path, write, ctx);
+    /* -o LINK replaces the link's target, not the link */
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        real = realpath(path, NULL);
+    rc = write_atomic_at(cmd, real != NULL ? real : path, write, ctx);
+    free(real);
+    return rc;
 }
 
 void cmd_host_cpu(char *desc, size_t dsz, char *id, size_t isz)

@@ -80,7 +80,9 @@ typedef int (*cmd_writer)(FILE *fp, void *ctx);
 /**
  * Write path atomically: a temp file beside it (removed on error and on
  * SIGINT/SIGTERM/SIGHUP), synced, then renamed over path. An existing path
- * is untouched unless all went well. EXIT_OK or EXIT_BADINPUT (printed).
+ * is untouched unless all went well. A symlink's target is written, the link
+ * kept; an existing path that is no regular file (a device, a FIFO) is
+ * written into directly. EXIT_OK or EXIT_BADINPUT (printed).
  */
 int cmd_write_atomic(const char *cmd, const char *path, cmd_writer write, void *ctx);
 

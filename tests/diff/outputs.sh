@@ -122,4 +122,40 @@ for name in json sqlite; do
         fi
     done
 done
+# Targets that are no regular file are written into, never replaced: a
+# FIFO gets the output and stays a FIFO; a character device (made with
+# mknod here, as root: a rename over /dev/null would replace /dev/null) stays
+# a device; -o LINK writes the link's target and keeps the link.
+S=$TMPD/special
+mkdir -p "$S"
+for name in "${!CMDS[@]}"; do
+    rm -f "$S"/*
+    mkfifo "$S/fifo"
+    timeout 120 cat "$S/fifo" > "$S/from-fifo" & reader=$!
+    run_cmd "$name" "$CAP" "$S/fifo"
+    rc=$?
+    [ $rc -eq 0 ] || kill $reader 2>/dev/null
+    wait $reader 2>/dev/null
+    if [ $rc -eq 0 ] && [ -p "$S/fifo" ] && [ -s "$S/from-fifo" ] && [ "$(left_behind "$S")" = 0 ]; then
+        pass "outputs $name: a FIFO gets the output and stays a FIFO"
+    else
+        fail "outputs $name: FIFO: exit $rc, $(ls -l "$S" | tr '\n' ' '): $(head -c 200 "$TMPD/err")"
+    fi
+    echo old > "$S/target"
+    ln -s target "$S/link"
+    if run_cmd "$name" "$CAP" "$S/link" && [ -L "$S/link" ] && [ -s "$S/target" ] &&
+       ! is_old "$S/target" && [ "$(left_behind "$S")" = 0 ]; then
+        pass "outputs $name: -o LINK writes the target and keeps the link"
+    else
+        fail "outputs $name: symlink: $(ls -l "$S" | tr '\n' ' '): $(head -c 200 "$TMPD/err")"
+    fi
+    if [ "$(id -u)" != 0 ]; then
+        fail "outputs $name: a device target needs root (mknod)"
+    elif mknod -m 666 "$S/null" c 1 3 && run_cmd "$name" "$CAP" "$S/null" && [ -c "$S/null" ] &&
+         [ "$(left_behind "$S")" = 0 ]; then
+        pass "outputs $name: a character device is written into and stays a device"
+    else
+        fail "outputs $name: device: $(ls -l "$S" | tr '\n' ' '): $(head -c 200 "$TMPD/err")"
+    fi
+done
 finish
