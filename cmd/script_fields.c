@@ -248,7 +248,8 @@ int script_check_attr(script_config *c, const ps_evsel *e, int has_stat_feature,
     uint64_t st = e->attr.sample_type;
 
     /* perf 6.1 skips the dummy event (its sample_type says nothing about
-     * what the real events carry) -- and thereby its whole type */
+     * what the real events carry); in pipe mode, where only the first
+     * attr of a type is checked, that spares its whole type */
     if (has_stat_feature ||
         (e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY))
         return 0;
@@ -323,6 +324,23 @@ int script_evsel_has_callchain(const ps_evsel *e)
     return (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
 }
 
+/* The first event of output type t, which perf 6.1 checks the type's
+ * fields against: never the dummy event (a capture with the dummy before
+ * cpu-clock has cpu-clock's sample_type checked). */
+static const ps_evsel *first_of_type(ps_session *s, int t)
+{
+    size_t i, n = ps_session_nr_evsels(s);
+
+    for (i = 0; i < n; i++) {
+        const ps_evsel *e = ps_session_evsel(s, i);
+
+        if (script_output_type(e->attr.type) == t &&
+            !(e->attr.type == PERF_TYPE_SOFTWARE && e->attr.config == PERF_COUNT_SW_DUMMY))
+            return e;
+    }
+    return NULL;
+}
+
 /* perf_session__check_output_opt for file mode: each type checked against
  * its first event; callchains used only if some event has them. */
 int script_check_session(script_config *cfg, ps_session *s, int has_stat)
@@ -338,16 +356,11 @@ int script_check_session(script_config *cfg, ps_session *s, int has_stat)
         any_callchain |= script_evsel_has_callchain(e);
     }
     for (t = 0; t < OT_MAX; t++) {
-        for (i = 0; i < n; i++) {
-            const ps_evsel *e = ps_session_evsel(s, i);
+        const ps_evsel *e = first_of_type(s, t);
 
-            if (script_output_type(e->attr.type) != t)
-                continue;
-            if (cfg->out[t].fields &&
-                script_check_attr(cfg, e, has_stat, has_traces) < 0)
-                return -1;
-            break;
-        }
+        if (e != NULL && cfg->out[t].fields &&
+            script_check_attr(cfg, e, has_stat, has_traces) < 0)
+            return -1;
     }
     if (!cfg->no_callchain && n > 0 && !any_callchain)
         cfg->use_callchain = 0;

@@ -142,6 +142,27 @@ same_as_perf() {
         fail "script $(basename "$2") [$3]: $(diff "$TMPD/perf.txt" "$TMPD/ours.txt" | grep -c '^[<>]') lines differ"
     fi
 }
+# same_refusal WHAT FILE OPTS: perf and perfsift both refuse the options
+# with perf's message, after the same standard output
+same_refusal() {
+    # shellcheck disable=SC2086
+    perf_run script $3 -i "$2" > "$TMPD/perf.txt" 2> "$TMPD/perf.err"
+    local prc=$?
+    # shellcheck disable=SC2086
+    TZ=UTC "$PERFSIFT" script -q $3 "$2" > "$TMPD/ours.txt" 2> "$TMPD/ours.err"
+    local orc=$?
+    if [ $prc -ne 0 ] && [ $orc -eq 1 -o $orc -eq 2 ] && [ -s "$TMPD/ours.err" ] &&
+       cmp -s "$TMPD/perf.txt" "$TMPD/ours.txt" && grep -qxF "$(head -1 "$TMPD/ours.err")" "$TMPD/perf.err"; then
+        pass "script $(basename "$2") [$3]: $1"
+    else
+        fail "script $(basename "$2") [$3]: perf rc $prc, perfsift rc $orc: $(head -c 150 "$TMPD/ours.err")"
+    fi
+}
+# the fields are checked against the first event of each type that is not
+# the dummy: here cpu-clock, after a dummy, lacks them
+for opts in "-F +iregs" "-F +cpu" "-F +addr"; do
+    same_refusal "checked against cpu-clock, not the dummy" "$ROOT/testdata/dummy-first.data" "$opts"
+done
 # --dsos leaves out samples whose ip is in no map (they have no DSO), as
 # perf's machine__resolve(): captures with such samples
 set -f      # "[kernel.kallsyms]" is no glob
