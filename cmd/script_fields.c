@@ -46,15 +46,15 @@ int script_output_type(uint32_t attr_type)
     return attr_type < PERF_TYPE_MAX ? (int)attr_type : OT_OTHER;
 }
 
+/* perf 6.1's event_type(): it names three types; raw, break and synth
+ * events are "unknown" in its messages (it is given the output type, so
+ * even its synth case does not match) */
 const char *script_type_name(int ot)
 {
     switch (ot) {
     case OT_HW: return "hardware";
     case OT_SW: return "software";
     case OT_TP: return "tracepoint";
-    case OT_RAW: return "raw";
-    case OT_BP: return "hardware breakpoint";
-    case OT_SYNTH: return "synth";
     default: return "unknown";
     }
 }
@@ -130,13 +130,15 @@ static int apply_token(script_config *c, int type, const field_name *fn, int rem
             return -1;
         }
         /* perf 6.1 does not mark typed fields as asked for: ones the
-         * samples lack are dropped silently, as defaults are */
+         * samples lack are dropped silently, as defaults are. It flags
+         * the type wildcard_set too, so only "type:" with no field asks
+         * for events of that type to exist (script_check_session) */
         if (remove)
             c->out[type].fields &= ~fn->field;
         else
             c->out[type].fields |= fn->field;
         c->out[type].user_set = 1;
-        c->out[type].wildcard_set = 0;
+        c->out[type].wildcard_set = 1;
         return 0;
     }
     for (t = 0; t < OT_MAX; t++) {
@@ -358,6 +360,13 @@ int script_check_session(script_config *cfg, ps_session *s, int has_stat)
     for (t = 0; t < OT_MAX; t++) {
         const ps_evsel *e = first_of_type(s, t);
 
+        /* "-F sw:" (no field) hides the type's events: they must exist */
+        if (e == NULL && cfg->out[t].user_set && !cfg->out[t].wildcard_set &&
+            t != OT_SYNTH) {
+            fprintf(stderr, "%s events do not exist. "
+                    "Remove corresponding -F option to proceed.\n", script_type_name(t));
+            return -1;
+        }
         if (e != NULL && cfg->out[t].fields &&
             script_check_attr(cfg, e, has_stat, has_traces) < 0)
             return -1;

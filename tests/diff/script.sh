@@ -163,6 +163,15 @@ same_refusal() {
 for opts in "-F +iregs" "-F +cpu" "-F +addr"; do
     same_refusal "checked against cpu-clock, not the dummy" "$ROOT/testdata/dummy-first.data" "$opts"
 done
+# "-F type:" with no field asks for events of the type (the dummy is none),
+# with one it does not (perf flags the type as set by wildcard); perf names
+# only hw, sw and tracepoint types in its messages
+TP=$ROOT/testdata/tp-only.data
+for opts in "-F sw:" "-F break:" "-F trace:comm -F raw:," "-F raw:trace"; do
+    same_refusal "perf's message" "$TP" "$opts"
+done
+same_refusal "a dummy is no software event" "$SHARED/corpus/captures/sched-tp-syswide.data" "-F sw:"
+same_as_perf "a type with a field need not exist" "$TP" "-F hw:comm,ip -F trace:comm,trace"
 # --dsos leaves out samples whose ip is in no map (they have no DSO), as
 # perf's machine__resolve(): captures with such samples
 set -f      # "[kernel.kallsyms]" is no glob
