@@ -213,6 +213,28 @@ static int check_file_mode(script *sc)
     return script_check_session(&sc->cfg, sc->s, sc->has_stat);
 }
 
+/* The checks perf makes once the capture is open, in its order: --cpu,
+ * the -F fields against the events (file mode; a pipe's attrs are checked
+ * as they come), 'tod' without clock data, then --time. An exit status. */
+static int check_options(script *sc)
+{
+    if ((sc->filter.cpus && filter_check_cpus(&sc->filter, sc->s) < 0) ||
+        (!sc->pipe && check_file_mode(sc) < 0))
+        return EXIT_BADINPUT;
+    /* perf checks a file's header only: a pipe's CLOCK_DATA comes later,
+     * as a record, and each sample prints "disabled" until it has */
+    if (wants_tod(sc) && !sc->pipe &&
+        !ps_features_has(ps_session_features(sc->s), PS_HEADER_CLOCK_DATA)) {
+        fprintf(stderr, "Can't provide 'tod' time, missing clock data. "
+                "Please record with -k/--clockid option.\n");
+        return EXIT_BADINPUT;
+    }
+    sc->filter.reltime = sc->reltime;
+    if (filter_time_resolve(&sc->filter, "script", ps_session_features(sc->s)) < 0)
+        return EXIT_USAGE;
+    return EXIT_OK;
+}
+
 /* Pipe mode: perf checks each attr as it arrives (process_attr). */
 static int check_pipe_attr(script *sc, size_t idx)
 {
@@ -1032,30 +1054,19 @@ int cmd_script(int argc, char **argv)
         script_free(&sc);
         return EXIT_BADINPUT;
     }
-    /* perf checks a file's header only: a pipe's CLOCK_DATA comes later,
-     * as a record, and each sample prints "disabled" until it has */
-    if (wants_tod(&sc) && !sc.pipe &&
-        !ps_features_has(ps_session_features(sc.s), PS_HEADER_CLOCK_DATA)) {
-        fprintf(stderr, "Can't provide 'tod' time, missing clock data. "
-                "Please record with -k/--clockid option.\n");
-        script_free(&sc);
-        return EXIT_BADINPUT;
-    }
-    sc.filter.reltime = sc.reltime;
-    if (filter_time_resolve(&sc.filter, "script", ps_session_features(sc.s)) < 0) {
-        script_free(&sc);
-        return EXIT_USAGE;
-    }
-    if ((!sc.pipe && check_file_mode(&sc) < 0) ||
-        (sc.filter.cpus && filter_check_cpus(&sc.filter, sc.s) < 0)) {
-        script_free(&sc);
-        return EXIT_BADINPUT;
-    }
+    /* perf prints the header before it checks the options (and with
+     * --header-only checks none) */
     if (sc.header)
         header_print_begin(&sc.hp, sc.out, sc.s, !sc.show_info);
     else if (sc.show_info && sc.pipe)   /* perf: a pipe's features, as they come */
         header_print_init(&sc.hp, sc.out, sc.s, 0);
     sc.hp.seen = 1;         /* a pipe's features: only those that come */
+    if (sc.header != 2 && (rc = check_options(&sc)) != EXIT_OK) {
+        if (sc.header)
+            header_print_end(&sc.hp);
+        script_free(&sc);
+        return cmd_finish_stdout("script", rc);
+    }
     if (sc.per_event_dump && sc.header != 2) {
         if (sc.pipe) {
             fprintf(stderr, "perfsift script: --per-event-dump needs a file, not a pipe "

@@ -172,6 +172,13 @@ for opts in "-F sw:" "-F break:" "-F trace:comm -F raw:," "-F raw:trace"; do
 done
 same_refusal "a dummy is no software event" "$SHARED/corpus/captures/sched-tp-syswide.data" "-F sw:"
 same_as_perf "a type with a field need not exist" "$TP" "-F hw:comm,ip -F trace:comm,trace"
+# the header prints before the options are checked; --header-only checks none
+MS=$ROOT/testdata/multi-sys.data
+same_refusal "the header, then the refusal" "$MS" "--header -F +iregs"
+same_refusal "the header, then the refusal" "$MS" "--header --cpu 7"
+for opts in "--header-only -F +iregs" "--header-only --cpu 7" "--header-only -F hw:"; do
+    TZ=UTC same_as_perf "no check with --header-only" "$MS" "$opts"
+done
 # --dsos leaves out samples whose ip is in no map (they have no DSO), as
 # perf's machine__resolve(): captures with such samples
 set -f      # "[kernel.kallsyms]" is no glob
