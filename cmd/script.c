@@ -840,7 +840,8 @@ static int on_event(script *sc, const ps_event *ev, ps_error *err)
     if (ev->type == PS_RECORD_HEADER_ATTR && sc->pipe) {
         size_t n = ps_session_nr_evsels(sc->s);
 
-        if (n > 0 && check_pipe_attr(sc, n - 1) < 0)
+        if (n > 0 && (check_pipe_attr(sc, n - 1) < 0 ||
+                      (sc->dump && script_dump_add(sc->dump, ps_session_evsel(sc->s, n - 1)) < 0)))
             return REPORTED;
     }
     if (ev->type == PS_RECORD_AUXTRACE_INFO && !sc->warned_aux && !sc->quiet) {
@@ -968,6 +969,15 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
     return 0;
 }
 
+/* What perf names the --per-event-dump files after: its input path, which
+ * is NULL (printed "(null)") when it reads standard input */
+static const char *dump_path(const input_opts *in)
+{
+    if (in->path == NULL)
+        return "perf.data";
+    return strcmp(in->path, "-") == 0 ? "(null)" : in->path;
+}
+
 /* perf's evlist__sample_id_all: the first event's flag */
 static int sample_id_all(ps_session *s)
 {
@@ -1067,17 +1077,10 @@ int cmd_script(int argc, char **argv)
         script_free(&sc);
         return cmd_finish_stdout("script", rc);
     }
-    if (sc.per_event_dump && sc.header != 2) {
-        if (sc.pipe) {
-            fprintf(stderr, "perfsift script: --per-event-dump needs a file, not a pipe "
-                    "stream (its events are known only as they come)\n");
-            script_free(&sc);
-            return EXIT_USAGE;
-        }
-        if ((sc.dump = script_dump_open(sc.s, in.path ? in.path : "perf.data")) == NULL) {
-            script_free(&sc);
-            return EXIT_BADINPUT;
-        }
+    if (sc.per_event_dump && sc.header != 2 &&
+        (sc.dump = script_dump_open(sc.s, dump_path(&in))) == NULL) {
+        script_free(&sc);
+        return EXIT_BADINPUT;
     }
     rc = sc.header == 2 ? EXIT_OK : run(&sc, &in);
     if (sc.dump != NULL) {

@@ -18,7 +18,8 @@ typedef struct dump_file {
 
 struct script_dump {
     dump_file *v;               /* owned, one per event, in event order */
-    size_t     n;
+    size_t     n, cap;
+    char      *path;            /* owned: the input's name, for the file names */
     int        failed;          /* a write failed (reported once) */
 };
 
@@ -32,38 +33,57 @@ static dump_file *file_of(script_dump *d, const ps_evsel *e)
     return NULL;
 }
 
+int script_dump_add(script_dump *d, const ps_evsel *e)
+{
+    const char *name = e->name ? e->name : "[unknown]";
+    size_t len = strlen(d->path) + strlen(name) + 7;
+    dump_file *f;
+
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 8;
+        dump_file *v = realloc(d->v, cap * sizeof(*v));
+
+        if (v == NULL) {
+            fprintf(stderr, "perfsift script: out of memory\n");
+            return -1;
+        }
+        d->v = v;
+        d->cap = cap;
+    }
+    f = &d->v[d->n];
+    memset(f, 0, sizeof(*f));
+    if ((f->name = malloc(len)) == NULL) {
+        fprintf(stderr, "perfsift script: out of memory\n");
+        return -1;
+    }
+    snprintf(f->name, len, "%s.%s.dump", d->path, name);
+    f->evsel_idx = e->idx;
+    d->n++;
+    /* two events of one name (a pipe's tracepoints are all "unknown
+     * tracepoint" when their attrs arrive) share the file as in perf:
+     * each stream writes it from its own offset */
+    if ((f->fp = fopen(f->name, "w")) == NULL) {
+        fprintf(stderr, "perfsift script: cannot write %s: %s\n", f->name, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 script_dump *script_dump_open(ps_session *s, const char *path)
 {
     size_t i, n = ps_session_nr_evsels(s);
     script_dump *d = calloc(1, sizeof(*d));
 
-    if (d == NULL || (d->v = calloc(n ? n : 1, sizeof(*d->v))) == NULL) {
+    if (d == NULL || (d->path = strdup(path)) == NULL) {
         free(d);
         fprintf(stderr, "perfsift script: out of memory\n");
         return NULL;
     }
-    for (i = 0; i < n; i++) {
-        const ps_evsel *e = ps_session_evsel(s, i);
-        const char *name = e->name ? e->name : "[unknown]";
-        dump_file *f = &d->v[d->n];
-        size_t len = strlen(path) + strlen(name) + 7;
-
-        if ((f->name = malloc(len)) == NULL) {
-            fprintf(stderr, "perfsift script: out of memory\n");
-            break;
+    for (i = 0; i < n; i++)
+        if (script_dump_add(d, ps_session_evsel(s, i)) < 0) {
+            script_dump_close(d, NULL);
+            return NULL;
         }
-        snprintf(f->name, len, "%s.%s.dump", path, name);
-        f->evsel_idx = e->idx;
-        d->n++;
-        if ((f->fp = fopen(f->name, "w")) == NULL) {
-            fprintf(stderr, "perfsift script: cannot write %s: %s\n", f->name, strerror(errno));
-            break;
-        }
-    }
-    if (i < n) {
-        script_dump_close(d, NULL);
-        return NULL;
-    }
     return d;
 }
 
@@ -87,15 +107,14 @@ int script_dump_take(script_dump *d, const ps_evsel *e, linebuf *lb)
     return d->failed ? -1 : 0;
 }
 
-/* What perf reports as written: its stdio passes whole buffers of the
- * file's block size, and it looks before closing. */
+/* What perf reports as written: the file's size when it asks, before
+ * closing it: what its stdio has passed on so far (whole buffers), and for
+ * a file two events share, what the other's stream wrote there too. */
 static uint64_t passed_bytes(const dump_file *f)
 {
     struct stat st;
-    uint64_t block = fstat(fileno(f->fp), &st) == 0 && st.st_blksize > 0
-                     ? (uint64_t)st.st_blksize : 4096;
 
-    return f->bytes - f->bytes % block;
+    return fstat(fileno(f->fp), &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
 }
 
 int script_dump_close(script_dump *d, FILE *out)
@@ -122,6 +141,7 @@ int script_dump_close(script_dump *d, FILE *out)
         free(f->name);
     }
     free(d->v);
+    free(d->path);
     rc = d->failed ? -1 : rc;
     free(d);
     return rc;

@@ -79,14 +79,16 @@ if record fp -g -F 999 -- sh -c "$W"; then
     compare fp "$TMPD/fp.data" -G --reltime --time ,0.02
 fi
 # --per-event-dump: each event's samples in INPUT.EVENT.dump, side-band
-# records and perf's "Wrote N MB" lines on stdout
+# records and perf's "Wrote N MB" lines on stdout. DUMP_STDIN=1: the
+# capture read from standard input (perf names the files "(null).EVENT.dump")
 dump_compare() {    # name capture options...
-    local name=$1 f=$2 d ok=1 n=0; shift 2
+    local name=$1 f=$2 d ok=1 n=0 in=x.data; shift 2
+    [ -n "${DUMP_STDIN:-}" ] && in=-
     mkdir -p "$TMPD/dp" "$TMPD/do"
     cp "$f" "$TMPD/dp/x.data" && cp "$f" "$TMPD/do/x.data"
-    (cd "$TMPD/dp" && perf_run script --per-event-dump "$@" -i x.data > out.txt 2> /dev/null)
-    (cd "$TMPD/do" && "$PERFSIFT" script -q --per-event-dump "$@" x.data > out.txt 2> err.txt)
-    for d in "$TMPD"/dp/x.data.*.dump; do
+    (cd "$TMPD/dp" && perf_run script --per-event-dump "$@" -i $in < x.data > out.txt 2> /dev/null)
+    (cd "$TMPD/do" && "$PERFSIFT" script -q --per-event-dump "$@" $in < x.data > out.txt 2> err.txt)
+    for d in "$TMPD"/dp/*.dump; do
         n=$((n + 1))
         cmp -s "$d" "$TMPD/do/$(basename "$d")" || ok=0
     done
@@ -151,7 +153,14 @@ fi
 if perf record -q -g -F 999 -o - -- sh -c "$W" > "$TMPD/pipe.data" 2> /dev/null; then
     compare pipe "$TMPD/pipe.data"
     compare pipe "$TMPD/pipe.data" -G --show-mmap-events
+    # a pipe's dump files open as its attrs arrive
+    dump_compare pipe "$TMPD/pipe.data" --show-task-events
+    DUMP_STDIN=1 dump_compare pipe "$TMPD/pipe.data"
 else
     fail "script-live pipe: perf record -o - failed"
 fi
+# a pipe's tracepoints are all "unknown tracepoint" when their attrs arrive:
+# perf opens that file once per event, each stream writing from its own
+# offset, and reports its size as it is when it asks
+dump_compare pipe-pS "$ROOT/testdata/pipe-pS.data"
 finish
