@@ -610,7 +610,7 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
     const script_output *o = output_of(sc, e);
     char buf[32];
 
-    if (o->fields == 0)
+    if (o->fields == 0 && o->silent == 0)
         return 0;
     if (sc->dump != NULL)       /* what came before goes to stdout */
         lb_flush(&sc->lb, sc->out);

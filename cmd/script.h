@@ -35,6 +35,9 @@ typedef struct script_output {
     uint32_t invalid;           /* never valid for this type */
     uint32_t user_set_fields;   /* asked for explicitly: missing data is an error */
     uint32_t user_unset_fields; /* removed explicitly with -F -x */
+    unsigned silent;            /* fields asked for that print nothing here
+                                 * (callindent, machine_pid, vcpu): a sample
+                                 * with only those is an empty line */
     int      user_set;          /* -F touched this type */
     int      wildcard_set;      /* ...through a type-less -F */
     int      checked;           /* check_attr ran for this type */

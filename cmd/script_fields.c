@@ -27,11 +27,15 @@ static const field_name fields[] = {
     { "srcline", F_SRCLINE }, { "iregs", F_IREGS }, { "uregs", F_UREGS },
     { "brstack", F_BRSTACK }, { "brstacksym", F_BRSTACKSYM },
     { "callindent", 0 },        /* indents only branch traces (BTS), which perf
-                                 * prints apart: nothing to do for samples */ { "insn", F_UNSUPPORTED }, { "insnlen", F_UNSUPPORTED },
+                                 * prints apart: nothing to do for samples */
+    { "insn", F_UNSUPPORTED }, { "insnlen", F_UNSUPPORTED },
     { "brstackinsn", F_UNSUPPORTED }, { "brstackoff", F_UNSUPPORTED },
     { "metric", F_UNSUPPORTED }, { "srccode", F_UNSUPPORTED }, { "ipc", F_IPC },
     { "tod", F_TOD }, { "flags", F_FLAGS }, { "ins_lat", F_INS_LAT }, { "brstackinsnlen", F_UNSUPPORTED },
-    { "machine_pid", F_UNSUPPORTED }, { "vcpu", F_UNSUPPORTED }
+    /* a guest's machine pid and vcpu: perf 6.1 looks them up (ID_INDEX)
+     * only with its guest options (perf_guest), which perfsift does not
+     * take, so it prints them for no sample */
+    { "machine_pid", 0 }, { "vcpu", 0 },
 };
 
 #define PERF_TYPE_SYNTH_ 0x80000000u    /* perf's PERF_TYPE_SYNTH: INT_MAX + 1 */
@@ -102,6 +106,29 @@ static const field_name *field_lookup(const char *tok)
     return NULL;
 }
 
+/* The fields of value 0 above still count as asked for (perf has bits
+ * for them): a sample with only those prints as an empty line. */
+static unsigned silent_bit(const field_name *fn)
+{
+    static const char *const names[] = { "callindent", "machine_pid", "vcpu" };
+    unsigned i;
+
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(fn->name, names[i]) == 0)
+            return 1u << i;
+    return 0;
+}
+
+static void set_silent(script_output *o, const field_name *fn, int remove)
+{
+    unsigned bit = silent_bit(fn);
+
+    if (remove)
+        o->silent &= ~bit;
+    else
+        o->silent |= bit;
+}
+
 static void set_field(script_output *o, uint32_t f, int remove)
 {
     if (remove) {
@@ -137,6 +164,7 @@ static int apply_token(script_config *c, int type, const field_name *fn, int rem
             c->out[type].fields &= ~fn->field;
         else
             c->out[type].fields |= fn->field;
+        set_silent(&c->out[type], fn, remove);
         c->out[type].user_set = 1;
         c->out[type].wildcard_set = 1;
         return 0;
@@ -145,6 +173,7 @@ static int apply_token(script_config *c, int type, const field_name *fn, int rem
         if (c->out[t].invalid & fn->field)
             continue;             /* perf warns "not valid ... Ignoring." */
         set_field(&c->out[t], fn->field, remove);
+        set_silent(&c->out[t], fn, remove);
         c->out[t].user_set = 1;
         c->out[t].wildcard_set = 1;
     }
@@ -160,6 +189,7 @@ static void reset_for_set(script_config *c, int type)
         if (type >= 0 && t != type)
             continue;
         c->out[t].fields = 0;
+        c->out[t].silent = 0;
         c->out[t].user_set = 1;
         c->out[t].wildcard_set = type < 0;
     }

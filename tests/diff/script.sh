@@ -179,6 +179,11 @@ same_refusal "the header, then the refusal" "$MS" "--header --cpu 7"
 for opts in "--header-only -F +iregs" "--header-only --cpu 7" "--header-only -F hw:"; do
     TZ=UTC same_as_perf "no check with --header-only" "$MS" "$opts"
 done
+# machine_pid and vcpu print only for guests (perf's guest options) and
+# callindent only in branch traces, but a sample with only those is a line
+for opts in "-F machine_pid" "-F +machine_pid,+vcpu" "-F callindent" "-F trace:vcpu -F sw:comm,vcpu"; do
+    same_as_perf "fields with nothing to print" "$MS" "$opts"
+done
 # --dsos leaves out samples whose ip is in no map (they have no DSO), as
 # perf's machine__resolve(): captures with such samples
 set -f      # "[kernel.kallsyms]" is no glob
