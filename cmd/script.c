@@ -28,6 +28,7 @@
 #include "script_brstack.h"
 #include "script_dump.h"
 #include "script_regs.h"
+#include "script_srccode.h"
 #include "script_stat.h"
 #include "../libparse/resolve.h"
 #include "../libparse/tracepoint.h"
@@ -44,7 +45,8 @@ static const char usage_text[] =
 "                        symoff, period, data_src, weight, phys_addr, misc,\n"
 "                        data_page_size, code_page_size, ins_lat,\n"
 "                        srcline, bpf-output, synth, iregs, uregs, brstack,\n"
-"                        brstacksym, tod, flags, ipc\n"
+"                        brstacksym, tod, flags, ipc, srccode, callindent,\n"
+"                        machine_pid, vcpu\n"
 "      --ns              times with nanoseconds\n"
 "      --reltime         times relative to the first record printed\n"
 "      --deltatime       times relative to the previous record printed\n"
@@ -164,6 +166,7 @@ typedef struct script {
     char         *trace;         /* tracepoint text buffer */
     size_t        trace_cap;
     script_stat  *stat;          /* perf stat record captures */
+    script_srccode *srccode;     /* -F srccode: files read, lines printed */
     int           quiet, warned_aux;
     ps_ksyms     *ksyms;         /* /proc/kallsyms read in a thread from the start */
 } script;
@@ -197,13 +200,13 @@ static script_output *output_of(script *sc, const ps_evsel *e)
 }
 
 /* perf_session__check_output_opt for file mode (script_fields.c) */
-/* -F asked for tod for some event type. */
-static int wants_tod(const script *sc)
+/* -F asked for a field (F_*) or an extra one (X_*) for some event type. */
+static int wants(const script *sc, uint32_t field, unsigned extra)
 {
     int t;
 
     for (t = 0; t < OT_MAX; t++)
-        if (sc->cfg.out[t].fields & F_TOD)
+        if ((sc->cfg.out[t].fields & field) || (sc->cfg.out[t].extra & extra))
             return 1;
     return 0;
 }
@@ -223,7 +226,7 @@ static int check_options(script *sc)
         return EXIT_BADINPUT;
     /* perf checks a file's header only: a pipe's CLOCK_DATA comes later,
      * as a record, and each sample prints "disabled" until it has */
-    if (wants_tod(sc) && !sc->pipe &&
+    if (wants(sc, F_TOD, 0) && !sc->pipe &&
         !ps_features_has(ps_session_features(sc->s), PS_HEADER_CLOCK_DATA)) {
         fprintf(stderr, "Can't provide 'tod' time, missing clock data. "
                 "Please record with -k/--clockid option.\n");
@@ -602,6 +605,22 @@ static int print_trace(script *sc, const ps_event *ev)
     return 0;
 }
 
+/* -F srccode: the source line of the sample's ip (script_srccode.c),
+ * located as addr2line locates it for perf's get_srcline_split() */
+static int print_srccode(script *sc, const ps_event *ev)
+{
+    const ps_sample *smp = &ev->u.sample;
+    const char *file;
+    unsigned line = 0;
+    ps_frame f;
+
+    ps_resolver__addr(sc->res, smp->pid, smp->tid, smp->time,
+                      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, smp->ip, &f);
+    if ((file = ps_resolver__srcfile_line(sc->res, &f, &line)) == NULL)
+        return 0;
+    return script_srccode_print(sc->srccode, &sc->lb, smp->tid, file, line);
+}
+
 /* One sample as perf's process_event prints it; e is the event it counts
  * for (a group member for split READ samples) and period its period. */
 static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint64_t period)
@@ -610,7 +629,7 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
     const script_output *o = output_of(sc, e);
     char buf[32];
 
-    if (o->fields == 0 && o->silent == 0)
+    if (o->fields == 0 && o->extra == 0)
         return 0;
     if (sc->dump != NULL)       /* what came before goes to stdout */
         lb_flush(&sc->lb, sc->out);
@@ -663,6 +682,9 @@ static int print_sample(script *sc, const ps_event *ev, const ps_evsel *e, uint6
     }
     lb_putc(&sc->lb, '\n');
     if (sc->dump != NULL && script_dump_take(sc->dump, e, &sc->lb) < 0)
+        return -1;
+    /* to stdout, as perf prints it, with --per-event-dump too */
+    if ((o->extra & X_SRCCODE) && print_srccode(sc, ev) < 0)
         return -1;
     if (sc->lb.len >= (64u << 10))   /* write in large blocks */
         lb_flush(&sc->lb, sc->out);
@@ -870,6 +892,8 @@ static int on_event(script *sc, const ps_event *ev, ps_error *err)
         if (rc > 0)
             return 0;
     }
+    if (ev->type == PERF_RECORD_FORK && sc->srccode != NULL)
+        script_srccode_forget(sc->srccode, ev->u.fork.tid);  /* a new thread for perf */
     return on_sideband(sc, ev, err);
 }
 
@@ -997,6 +1021,7 @@ static void script_free(script *sc)
     lb_free(&sc->lb);
     free(sc->trace);
     script_stat_free(sc->stat);
+    script_srccode_free(sc->srccode);
 }
 
 int cmd_script(int argc, char **argv)
@@ -1059,6 +1084,11 @@ int cmd_script(int argc, char **argv)
      * blob's own kallsyms, which perf writes empty) */
     if (!sc.pipe)
         ps_session__set_tp_resolver(sc.s, kernel_func, &sc);
+    if (wants(&sc, 0, X_SRCCODE) && (sc.srccode = script_srccode_new()) == NULL) {
+        fprintf(stderr, "perfsift script: out of memory\n");
+        script_free(&sc);
+        return EXIT_BADINPUT;
+    }
     if ((sc.has_stat || sc.pipe) && (sc.stat = script_stat_new(sc.s)) == NULL) {
         fprintf(stderr, "perfsift script: out of memory\n");
         script_free(&sc);

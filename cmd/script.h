@@ -27,6 +27,11 @@ enum {
     F_UNSUPPORTED = 1u << 31     /* a perf field perfsift does not print yet */
 };
 
+/* Fields kept outside the F_* word (it is full): callindent, machine_pid
+ * and vcpu print nothing here; srccode prints the source line after the
+ * sample (script_srccode.c). */
+enum { X_CALLINDENT = 1u << 0, X_MACHINE_PID = 1u << 1, X_VCPU = 1u << 2, X_SRCCODE = 1u << 3 };
+
 /* perf's output types: attr.type 0..5, then synthesized and any other PMU. */
 enum { OT_HW, OT_SW, OT_TP, OT_HW_CACHE, OT_RAW, OT_BP, OT_SYNTH, OT_OTHER, OT_MAX };
 
@@ -35,9 +40,8 @@ typedef struct script_output {
     uint32_t invalid;           /* never valid for this type */
     uint32_t user_set_fields;   /* asked for explicitly: missing data is an error */
     uint32_t user_unset_fields; /* removed explicitly with -F -x */
-    unsigned silent;            /* fields asked for that print nothing here
-                                 * (callindent, machine_pid, vcpu): a sample
-                                 * with only those is an empty line */
+    unsigned extra;             /* X_* fields: perf has bits for them too, so
+                                 * a sample with only those is a line */
     int      user_set;          /* -F touched this type */
     int      wildcard_set;      /* ...through a type-less -F */
     int      checked;           /* check_attr ran for this type */

@@ -30,7 +30,7 @@ static const field_name fields[] = {
                                  * prints apart: nothing to do for samples */
     { "insn", F_UNSUPPORTED }, { "insnlen", F_UNSUPPORTED },
     { "brstackinsn", F_UNSUPPORTED }, { "brstackoff", F_UNSUPPORTED },
-    { "metric", F_UNSUPPORTED }, { "srccode", F_UNSUPPORTED }, { "ipc", F_IPC },
+    { "metric", F_UNSUPPORTED }, { "srccode", 0 }, { "ipc", F_IPC },
     { "tod", F_TOD }, { "flags", F_FLAGS }, { "ins_lat", F_INS_LAT }, { "brstackinsnlen", F_UNSUPPORTED },
     /* a guest's machine pid and vcpu: perf 6.1 looks them up (ID_INDEX)
      * only with its guest options (perf_guest), which perfsift does not
@@ -106,27 +106,29 @@ static const field_name *field_lookup(const char *tok)
     return NULL;
 }
 
-/* The fields of value 0 above still count as asked for (perf has bits
- * for them): a sample with only those prints as an empty line. */
-static unsigned silent_bit(const field_name *fn)
+/* The fields of value 0 above that perf has a bit for (script.h X_*) */
+static unsigned extra_bit(const field_name *fn)
 {
-    static const char *const names[] = { "callindent", "machine_pid", "vcpu" };
-    unsigned i;
+    static const struct { const char *name; unsigned bit; } extras[] = {
+        { "callindent", X_CALLINDENT }, { "machine_pid", X_MACHINE_PID },
+        { "vcpu", X_VCPU }, { "srccode", X_SRCCODE },
+    };
+    size_t i;
 
-    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-        if (strcmp(fn->name, names[i]) == 0)
-            return 1u << i;
+    for (i = 0; i < sizeof(extras) / sizeof(extras[0]); i++)
+        if (strcmp(fn->name, extras[i].name) == 0)
+            return extras[i].bit;
     return 0;
 }
 
-static void set_silent(script_output *o, const field_name *fn, int remove)
+static void set_extra(script_output *o, const field_name *fn, int remove)
 {
-    unsigned bit = silent_bit(fn);
+    unsigned bit = extra_bit(fn);
 
     if (remove)
-        o->silent &= ~bit;
+        o->extra &= ~bit;
     else
-        o->silent |= bit;
+        o->extra |= bit;
 }
 
 static void set_field(script_output *o, uint32_t f, int remove)
@@ -164,7 +166,7 @@ static int apply_token(script_config *c, int type, const field_name *fn, int rem
             c->out[type].fields &= ~fn->field;
         else
             c->out[type].fields |= fn->field;
-        set_silent(&c->out[type], fn, remove);
+        set_extra(&c->out[type], fn, remove);
         c->out[type].user_set = 1;
         c->out[type].wildcard_set = 1;
         return 0;
@@ -173,7 +175,7 @@ static int apply_token(script_config *c, int type, const field_name *fn, int rem
         if (c->out[t].invalid & fn->field)
             continue;             /* perf warns "not valid ... Ignoring." */
         set_field(&c->out[t], fn->field, remove);
-        set_silent(&c->out[t], fn, remove);
+        set_extra(&c->out[t], fn, remove);
         c->out[t].user_set = 1;
         c->out[t].wildcard_set = 1;
     }
@@ -189,7 +191,7 @@ static void reset_for_set(script_config *c, int type)
         if (type >= 0 && t != type)
             continue;
         c->out[t].fields = 0;
-        c->out[t].silent = 0;
+        c->out[t].extra = 0;
         c->out[t].user_set = 1;
         c->out[t].wildcard_set = type < 0;
     }
@@ -313,7 +315,7 @@ int script_check_attr(script_config *c, const ps_evsel *e, int has_stat_feature,
         fprintf(stderr, "Display of DSO requested but no address to convert.\n");
         return -1;
     }
-    if ((o->fields & F_SRCLINE) && !(o->fields & F_IP)) {
+    if (((o->fields & F_SRCLINE) || (o->extra & X_SRCCODE)) && !(o->fields & F_IP)) {
         fprintf(stderr, "Display of source line number requested but sample IP is not\n"
                 "selected. Hence, no address to lookup the source line number.\n");
         return -1;
@@ -397,7 +399,7 @@ int script_check_session(script_config *cfg, ps_session *s, int has_stat)
                     "Remove corresponding -F option to proceed.\n", script_type_name(t));
             return -1;
         }
-        if (e != NULL && cfg->out[t].fields &&
+        if (e != NULL && (cfg->out[t].fields || cfg->out[t].extra) &&
             script_check_attr(cfg, e, has_stat, has_traces) < 0)
             return -1;
     }

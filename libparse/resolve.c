@@ -641,6 +641,16 @@ const char *ps_dso_short_name(const char *dso, char *jit, size_t size)
     return base_name(dso);
 }
 
+const char *ps_resolver__srcfile_line(ps_resolver *r, const ps_frame *f, unsigned *line)
+{
+    ps_srcinfo si;
+
+    if (frame_src(r, f, &si) == NULL)
+        return NULL;
+    *line = si.loc[0].line;
+    return si.loc[0].file;
+}
+
 const char *ps_resolver__srcline(ps_resolver *r, const ps_frame *f, char *buf, size_t size)
 {
     ps_srcinfo si;

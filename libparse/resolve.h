@@ -168,4 +168,11 @@ size_t ps_resolver__inlines(ps_resolver *r, const ps_frame *f, const ps_srcloc *
  */
 const char *ps_resolver__srcline(ps_resolver *r, const ps_frame *f, char *buf, size_t size);
 
+/**
+ * perf's get_srcline_split() for frame f: addr2line's first record's file
+ * (its whole name, Borrowed until the resolver is freed) and line.
+ * @return the file, or NULL when addr2line names none ("??")
+ */
+const char *ps_resolver__srcfile_line(ps_resolver *r, const ps_frame *f, unsigned *line);
+
 #endif /* PS_RESOLVE_H */

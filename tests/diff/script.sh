@@ -184,6 +184,16 @@ done
 for opts in "-F machine_pid" "-F +machine_pid,+vcpu" "-F callindent" "-F trace:vcpu -F sw:comm,vcpu"; do
     same_as_perf "fields with nothing to print" "$MS" "$opts"
 done
+# -F srccode: the sample ip's source line from the file addr2line names
+# (the workload's source, installed where it was compiled), once per thread
+# and line; "sh -c" forks the traced child
+install_bin "$ROOT/testdata/dwarf/inline.c" /tmp/perfsift-dwarf/inline.c
+for f in dwarf-inline.data dwarf-forkexec.data; do
+    for opts in "-F +srccode" "-F comm,tid,ip,sym,srccode -G"; do
+        same_as_perf "source lines" "$ROOT/testdata/$f" "$opts"
+    done
+done
+same_refusal "srccode needs the ip" "$MS" "-F srccode"
 # --dsos leaves out samples whose ip is in no map (they have no DSO), as
 # perf's machine__resolve(): captures with such samples
 set -f      # "[kernel.kallsyms]" is no glob
