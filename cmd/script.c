@@ -1022,6 +1022,7 @@ static void script_free(script *sc)
     free(sc->trace);
     script_stat_free(sc->stat);
     script_srccode_free(sc->srccode);
+    script_config_free(&sc->cfg);
 }
 
 int cmd_script(int argc, char **argv)
@@ -1040,7 +1041,10 @@ int cmd_script(int argc, char **argv)
     sc.out = stdout;
     setvbuf(stdout, NULL, _IOFBF, 1 << 20);   /* output is most of the work */
     so.demangle = 1;
-    if ((rc = parse_args(&sc, &in, &so, argc, argv)) != 0) {
+    rc = parse_args(&sc, &in, &so, argc, argv);
+    if (sc.cfg.warnings != NULL && !in.quiet)
+        fputs(sc.cfg.warnings, stderr);
+    if (rc != 0) {
         script_free(&sc);
         return rc < 0 ? EXIT_OK : rc;
     }

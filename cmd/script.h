@@ -53,13 +53,19 @@ typedef struct script_config {
     int      no_callchain;      /* -G */
     int      allow_user_set;    /* HEADER_AUXTRACE: asked-for cpu, iregs may be missing */
     int      print_flags;       /* "flags" in any -F: one switch for every type */
+    char    *warnings;          /* owned: perf's -F warnings, for after the options
+                                 * (not with -q); NULL: none */
+    size_t   warnings_len;
 } script_config;
 
 /** perf's output type of an attr type. */
 int  script_output_type(uint32_t attr_type);
 /** The default table. */
 void script_config_init(script_config *c);
-/** Apply one -F argument; prints perf-like errors; 0 or -1. */
+/** Free what the parser kept (the warnings). */
+void script_config_free(script_config *c);
+/** Apply one -F argument; prints perf-like errors (its warnings are kept
+ * in c->warnings); 0 or -1. */
 int  script_parse_fields(script_config *c, const char *arg);
 /**
  * perf's evsel__check_attr for the first event of its type: drops default

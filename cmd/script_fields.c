@@ -6,10 +6,12 @@
  * are only defaults are dropped silently, asked-for ones are an error).
  * Messages match perf's wording so scripts that grep them keep working.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "script.h"
+#include "../libparse/util.h"
 
 typedef struct field_name { const char *name; uint32_t field; } field_name;
 
@@ -50,7 +52,7 @@ int script_output_type(uint32_t attr_type)
     return attr_type < PERF_TYPE_MAX ? (int)attr_type : OT_OTHER;
 }
 
-/* perf 6.1's event_type(): it names three types; raw, break and synth
+/* perf 6.1's event_type(): it names four types; raw, break and synth
  * events are "unknown" in its messages (it is given the output type, so
  * even its synth case does not match) */
 const char *script_type_name(int ot)
@@ -59,8 +61,39 @@ const char *script_type_name(int ot)
     case OT_HW: return "hardware";
     case OT_SW: return "software";
     case OT_TP: return "tracepoint";
+    case OT_HW_CACHE: return "hardware-cache";
     default: return "unknown";
     }
+}
+
+void script_config_free(script_config *c)
+{
+    free(c->warnings);
+    c->warnings = NULL;
+    c->warnings_len = 0;
+}
+
+/* Keep one of perf's warnings (a message it prints as it parses -F). */
+static void warn(script_config *c, const char *fmt, ...) PS_PRINTF(2, 3);
+static void warn(script_config *c, const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    char *p;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof(line))
+        n = sizeof(line) - 1;
+    if ((p = realloc(c->warnings, c->warnings_len + (size_t)n + 1)) == NULL)
+        return;                 /* a warning lost to want of memory */
+    memcpy(p + c->warnings_len, line, (size_t)n + 1);
+    c->warnings = p;
+    c->warnings_len += (size_t)n;
 }
 
 void script_config_init(script_config *c)
@@ -172,8 +205,10 @@ static int apply_token(script_config *c, int type, const field_name *fn, int rem
         return 0;
     }
     for (t = 0; t < OT_MAX; t++) {
-        if (c->out[t].invalid & fn->field)
-            continue;             /* perf warns "not valid ... Ignoring." */
+        if (c->out[t].invalid & fn->field) {
+            warn(c, "'%s' not valid for %s events. Ignoring.\n", fn->name, script_type_name(t));
+            continue;
+        }
         set_field(&c->out[t], fn->field, remove);
         set_extra(&c->out[t], fn, remove);
         c->out[t].user_set = 1;
@@ -195,6 +230,28 @@ static void reset_for_set(script_config *c, int type)
         c->out[t].user_set = 1;
         c->out[t].wildcard_set = type < 0;
     }
+}
+
+/* perf's warnings that a list replaces what earlier ones asked: a typed
+ * list whenever its type was set before, a plain (no +/-) untyped list
+ * when any type was */
+static void warn_override(script_config *c, int type, const char *list)
+{
+    int t;
+
+    if (type >= 0) {
+        if (c->out[type].user_set)
+            warn(c, "Overriding previous field request for %s events.\n",
+                 script_type_name(type));
+        return;
+    }
+    if (strchr(list, '+') != NULL || strchr(list, '-') != NULL)
+        return;
+    for (t = 0; t < OT_MAX; t++)
+        if (c->out[t].user_set) {
+            warn(c, "Overriding previous field request for all events.\n");
+            return;
+        }
 }
 
 int script_parse_fields(script_config *c, const char *arg)
@@ -219,6 +276,7 @@ int script_parse_fields(script_config *c, const char *arg)
         free(str);
         return -1;
     }
+    warn_override(c, type, list);
     if (strchr(list, '+') == NULL && strchr(list, '-') == NULL)
         reset_for_set(c, type);
     for (tok = strtok_r(list, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
@@ -308,7 +366,8 @@ int script_check_attr(script_config *c, const ps_evsel *e, int has_stat_feature,
         return -1;
     }
     if ((o->fields & F_SYMOFF) && !(o->fields & F_SYM)) {
-        fprintf(stderr, "Display of offsets requested but symbol is not selected.\n");
+        /* sic: perf 6.1's message lacks the space */
+        fprintf(stderr, "Display of offsets requested but symbol is notselected.\n");
         return -1;
     }
     if ((o->fields & F_DSO) && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {

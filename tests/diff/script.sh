@@ -194,6 +194,22 @@ for f in dwarf-inline.data dwarf-forkexec.data; do
     done
 done
 same_refusal "srccode needs the ip" "$MS" "-F srccode"
+# perf's -F warnings, word for word (on stderr; -q hides them), and its
+# message without a space
+for opts in "-F +trace" "-F comm -F sw:comm -F sw:+tid -F tid -F trace:+ip"; do
+    # shellcheck disable=SC2086
+    perf_run script $opts -i "$MS" 2>&1 > /dev/null | grep -E 'Overriding|not valid' > "$TMPD/perf.err"
+    # shellcheck disable=SC2086
+    "$PERFSIFT" script $opts "$MS" 2>&1 > /dev/null | grep -E 'Overriding|not valid' > "$TMPD/ours.err"
+    # shellcheck disable=SC2086
+    if [ -s "$TMPD/perf.err" ] && cmp -s "$TMPD/perf.err" "$TMPD/ours.err" &&
+       [ -z "$("$PERFSIFT" script -q $opts "$MS" 2>&1 > /dev/null)" ]; then
+        pass "script multi-sys.data [$opts]: perf's warnings"
+    else
+        fail "script multi-sys.data [$opts]: warnings differ: $(diff "$TMPD/perf.err" "$TMPD/ours.err" | head -3)"
+    fi
+done
+same_refusal "perf's message" "$MS" "-F comm,symoff"
 # --dsos leaves out samples whose ip is in no map (they have no DSO), as
 # perf's machine__resolve(): captures with such samples
 set -f      # "[kernel.kallsyms]" is no glob
