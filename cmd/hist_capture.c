@@ -1489,6 +1489,8 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     hist_sample_begin(h);
     h->total_period += period;
     h->nr_samples++;
+    if (r->o->no_chains)        /* (with neither graph nor children) */
+        r->out->has_callchain |= (ev->u.sample.sample_type & PERF_SAMPLE_CALLCHAIN) != 0;
     /* a sample the thread, dso and symbol filters hide still counts in
      * every row it touches; only the rows it makes are hidden */
     h->hide_new = r->o->hide != NULL && filter_skip(r->o->hide, res, ev, e) > 0;

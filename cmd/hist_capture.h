@@ -36,6 +36,10 @@ typedef struct hist_capture_opts {
     int                  stack_outer;   /* chains callers first in perf (its
                                          * callchain order caller): max_stack
                                          * keeps their outer end */
+    int                  no_chains;     /* perf report --max-stack 0: no call
+                                         * chain entry anywhere, has_callchain
+                                         * still set by samples with chains
+                                         * (children and graph must be off) */
     ps_ksyms            *ksyms;         /* NULL, or shared (walk.h) */
     int                  inlines;       /* chains may have inlined entries (DWARF
                                          * captures): rows from perf's tree

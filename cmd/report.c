@@ -63,7 +63,8 @@ static const char usage_text[] =
 "      --kallsyms FILE   kernel symbols from FILE\n"
 "      --max-stack N     at most N call chain entries (default 127): with\n"
 "                        callers first (the default with children, -G)\n"
-"                        the outermost N, as perf walks the chain from there\n"
+"                        the outermost N, as perf walks the chain from there;\n"
+"                        0: no entry (children equal to self, no graphs)\n"
 FILTER_USAGE
 INPUT_USAGE
 "  -h, --help            this text\n"
@@ -457,8 +458,9 @@ static int parse_args(report *r, int argc, char **argv)
         case OPT_KALLSYMS: r->ho.kallsyms = optarg; break;
         case OPT_MAX_STACK:
             r->ho.max_stack = (unsigned)strtoul(optarg, &end, 10);
-            if (*optarg == '\0' || *end || r->ho.max_stack == 0)
+            if (*optarg == '\0' || *end)
                 return cmd_usage_error("report", "--max-stack takes a number, not '%s'", optarg);
+            r->ho.no_chains = r->ho.max_stack == 0;
             break;
         case 'h': fputs(usage_text, stdout); return -1;
         default: return cmd_usage_error("report", "unknown option");
@@ -790,6 +792,20 @@ static int branch_mode(report *r, const probe *pr)
     return 0;
 }
 
+/* The capture summed. --max-stack 0: perf walks no chain entry, so the
+ * rows are the samples' own, children (still shown when samples have
+ * chains) equal to self and no call graph under them. */
+static int capture(report *r)
+{
+    hist_capture_opts o = r->ho;
+
+    if (o.no_chains) {
+        o.children = 0;
+        o.graph = NULL;
+    }
+    return hist_capture("report", &r->in, &o, &r->set);
+}
+
 int cmd_report(int argc, char **argv)
 {
     report r;
@@ -854,7 +870,7 @@ int cmd_report(int argc, char **argv)
         r.ho.ksyms = ps_ksyms__new();   /* kallsyms in a thread; NULL: inline */
         /* perf's group table: a table of every event of a group */
         r.ho.groups = !r.no_group && !r.json;
-        rc = hist_capture("report", &r.in, &r.ho, &r.set);
+        rc = capture(&r);
         for (size_t i = 0; i < r.set.n; i++) {
             r.set.ev[i].elide = r.elide;
             r.set.ev[i].abs_period = r.set.ev[i].total_period;

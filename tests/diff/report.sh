@@ -234,6 +234,30 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
              "--comms python3 -g folded --sort dso,sym"; do
         check max-stack "$T/maxstack/badmark.data" "$o" "$o"
     done
+    # --max-stack 0: no chain entry, so rows are the samples' own, children
+    # equal to self (still shown: the samples have chains), no call graphs
+    for cap in "$C/cpuhog-fp.data" "$C/mthread-fp.data" "$T/hog-group-g.data" "$T/cg-mixed.data"; do
+        for o in "--max-stack 0" "--max-stack 0 --no-children" "--max-stack 0 -g folded -n" \
+                 "--max-stack 0 --children -g none --sort dso,sym"; do
+            check max-stack "$cap" "$o" "$o"
+        done
+    done
+    # ...on DWARF captures perf 6.1 fails ("failed to process sample": its
+    # unwinder refuses a max_stack of 0, PERF-DIFFERENCES.md): perfsift
+    # prints perf's --no-children table with the self column twice
+    for cap in "$T/dwarf-inline.data" "$T/dwarf-shlib.data"; do
+        perf_run report --stdio -i "$cap" --max-stack 0 > /dev/null 2> "$TMPD/ms0.err"
+        preport -i "$cap" --no-children -g none |
+            sed -e 's/^# Overhead/# Children      Self/' -e 's/^# \.\.\.\.\.\.\.\./&  ......../' \
+                -e 's/^\(  *[0-9.]*%\)/\1\1/' > "$TMPD/ms0.perf"
+        "$PERFSIFT" report -q --max-stack 0 "$cap" > "$TMPD/ms0.ours"
+        if grep -q "failed to process sample" "$TMPD/ms0.err" &&
+           diff -u "$TMPD/ms0.perf" "$TMPD/ms0.ours" > "$TMPD/d.txt"; then
+            pass "report --max-stack 0 $(basename "$cap"): perf fails, perfsift prints its self table"
+        else
+            fail "report --max-stack 0 $(basename "$cap")"; head -12 "$TMPD/d.txt"
+        fi
+    done
     # children without call graphs: perf makes the rows of a sample's chain
     # in its cursor's order, callers first by default, and rows of equal
     # children stay in that order (cumorder/pf.data: two unresolved
