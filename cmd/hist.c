@@ -648,6 +648,8 @@ void hist_key_widths_add(const hist *h, const hist_entry *e, int *w, int *unreso
     int i;
 
     branch_widths(h, e, w);
+    /* (a row's symbol, a key or not: perf's entry has its first sample's) */
+    *unresolved |= e->it.sym == NULL && e->it.br == NULL;
     for (i = 0; i < h->keys.n; i++) {
         switch (h->keys.k[i]) {
         case HK_COMM: w[i] = max_int(w[i], comm_len(e)); break;
@@ -656,7 +658,6 @@ void hist_key_widths_add(const hist *h, const hist_entry *e, int *w, int *unreso
         case HK_DSO: w[i] = max_int(w[i], (int)strlen(e->it.dso ? e->it.dso : "[unknown]")); break;
         case HK_SYM:
             w[i] = max_int(w[i], e->it.sym ? (int)strlen(e->it.sym) + 4 : 16 + 4 + 2);
-            *unresolved |= e->it.sym == NULL;
             break;
         case HK_TRACE:
             w[i] = max_int(w[i], (int)strlen(e->it.trace ? e->it.trace : ""));
@@ -669,8 +670,9 @@ void hist_key_widths_done(const hist *h, int *w, int unresolved)
 {
     int i;
 
-    /* perf widens the DSO column for rows of unresolved addresses */
-    for (i = 0; unresolved && i < h->keys.n; i++)
+    /* perf widens the DSO column for rows of unresolved addresses (not
+     * with a --dsos list) */
+    for (i = 0; unresolved && !h->dso_filter && i < h->keys.n; i++)
         if (h->keys.k[i] == HK_DSO && w[i] < 16)
             w[i] = 16;
 }

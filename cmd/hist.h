@@ -110,6 +110,8 @@ typedef struct hist {
                                  * elided columns): they still sort and
                                  * tell rows apart */
     int         by_name;        /* perf diff's symbol identity */
+    int         dso_filter;     /* perf report's --dsos: no wider DSO column
+                                 * for rows without a symbol */
     hist_entry *v;
     size_t      n, cap;
     uint32_t   *slots;          /* open addressing: index + 1, 0 empty */

@@ -873,6 +873,7 @@ int cmd_report(int argc, char **argv)
         rc = capture(&r);
         for (size_t i = 0; i < r.set.n; i++) {
             r.set.ev[i].elide = r.elide;
+            r.set.ev[i].dso_filter = r.filter.dsos.n > 0;
             r.set.ev[i].abs_period = r.set.ev[i].total_period;
             r.set.ev[i].abs_samples = r.set.ev[i].nr_samples;
             if (r.ho.graph != NULL)

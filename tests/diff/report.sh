@@ -146,6 +146,11 @@ check shape "$T/shape-a.data" "--sort sym" "--no-children -g none --sort sym"
 check shape "$T/shape-b.data" "--sort cpu,sym -n" "--no-children -g none --sort cpu,sym -n"
 check shape "$T/shape-a.data" "--sort comm,sym --comms ls,grep" "--no-children -g none --sort comm,sym --comms ls,grep"
 check no-samples "$C/stat-record.data" "" "--no-children -g none"
+# a row without a symbol widens the DSO column to 16 whatever the keys
+# (perf's entry keeps its first sample's symbol), but not with --dsos
+for o in "--sort dso" "--sort comm,dso --children -g none" "--sort dso --dsos libc.so.6,sysio"; do
+    check dso-width "$C/syscalls-tp.data" "$o" "$o"
+done
 # only tracepoints (testdata/tp-only.data): perf's default sort is the
 # trace text; with other keys after it (before it, perf's column width is
 # an accident: testdata/PERF-DIFFERENCES.md)
