@@ -235,6 +235,9 @@ static int parse_args(diff *d, int argc, char **argv)
             if (hist_keys_branch(&d->keys))     /* perf diff has no branch view */
                 return cmd_usage_error("diff", "sort keys dso_from, dso_to, symbol_from, "
                                        "symbol_to and cycles are perf report's branch view's");
+            if (hist_keys_has(&d->keys, HK_SRCLINE) || hist_keys_has(&d->keys, HK_SRCFILE))
+                return cmd_usage_error("diff", "sort keys srcline and srcfile are perfsift "
+                                       "report's");
             break;
         }
         case OPT_PERCENT_LIMIT:

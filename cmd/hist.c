@@ -12,6 +12,7 @@
 #include "hist.h"
 #include "diff_shape.h"
 #include "rbshape.h"
+#include "../libparse/u64map.h"
 #include "../libparse/util.h"
 
 /* --- interned strings ------------------------------------------------------ */
@@ -88,6 +89,7 @@ static const struct key_name {
 } key_names[] = {
     { "comm", HK_COMM }, { "pid", HK_PID }, { "tid", HK_TID }, { "dso", HK_DSO },
     { "sym", HK_SYM }, { "symbol", HK_SYM }, { "cpu", HK_CPU }, { "trace", HK_TRACE },
+    { "srcline", HK_SRCLINE }, { "srcfile", HK_SRCFILE },
     { "dso_from", HK_DSO_FROM }, { "dso_to", HK_DSO_TO }, { "symbol_from", HK_SYM_FROM },
     { "symbol_to", HK_SYM_TO }, { "cycles", HK_CYCLES },
 };
@@ -298,6 +300,8 @@ static int same(const hist *h, const hist_item *a, const hist_item *b)
         case HK_CPU: if (a->cpu != b->cpu) return 0; break;
         case HK_DSO: if (!str_eq(a->dso, b->dso)) return 0; break;
         case HK_TRACE: if (!str_eq(a->trace, b->trace)) return 0; break;
+        case HK_SRCLINE: if (!str_eq(a->srcline, b->srcline)) return 0; break;
+        case HK_SRCFILE: if (!str_eq(a->srcfile, b->srcfile)) return 0; break;
         case HK_IPC:
             if (ipc_cmp(a, b) != 0)
                 return 0;
@@ -321,12 +325,13 @@ static int same(const hist *h, const hist_item *a, const hist_item *b)
     return 1;
 }
 
-static uint64_t hash_item(const hist *h, const hist_item *it)
+/* the hash of it's first nkeys keys */
+static uint64_t hash_keys(const hist *h, const hist_item *it, int nkeys)
 {
     uint64_t x = 0xcbf29ce484222325ULL;
     int i;
 
-    for (i = 0; i < h->keys.n; i++) {
+    for (i = 0; i < nkeys; i++) {
         switch (h->keys.k[i]) {
         case HK_DSO_FROM: case HK_DSO_TO: case HK_SYM_FROM: case HK_SYM_TO: case HK_CYCLES:
             x = hash_branch(x, h->keys.k[i], it->br);
@@ -336,6 +341,8 @@ static uint64_t hash_item(const hist *h, const hist_item *it)
         case HK_CPU: x = hash_u64(x, (uint32_t)it->cpu); break;
         case HK_DSO: x = hash_str(x, it->dso); break;
         case HK_TRACE: x = hash_str(x, it->trace); break;
+        case HK_SRCLINE: x = hash_str(x, it->srcline); break;
+        case HK_SRCFILE: x = hash_str(x, it->srcfile); break;
         case HK_IPC: x = it->sym ? hash_str(x, it->sym) : hash_u64(x, it->ip); break;
         case HK_SYM:
             x = it->sym ? hash_str(x, it->sym) : h->by_name ? hash_u64(x, 1) : hash_u64(x, it->ip);
@@ -343,6 +350,11 @@ static uint64_t hash_item(const hist *h, const hist_item *it)
         }
     }
     return x;
+}
+
+static uint64_t hash_item(const hist *h, const hist_item *it)
+{
+    return hash_keys(h, it, h->keys.n);
 }
 
 static int slots_grow(hist *h)
@@ -419,6 +431,8 @@ static hist_entry *insert(hist *h, const hist_item *it, size_t j)
         (it->dso && (e->it.dso = hist_str(h, it->dso)) == NULL) ||
         (it->sym && (e->it.sym = hist_str(h, it->sym)) == NULL) ||
         (it->trace && (e->it.trace = hist_str(h, it->trace)) == NULL) ||
+        (it->srcline && (e->it.srcline = hist_str(h, it->srcline)) == NULL) ||
+        (it->srcfile && (e->it.srcfile = hist_str(h, it->srcfile)) == NULL) ||
         (it->br && (e->it.br = branch_copy(h, it->br)) == NULL))
         return NULL;
     ++h->n;
@@ -543,12 +557,14 @@ static int cmp_dso(const char *a, const char *b)
     return strcmp(a, b);
 }
 
-/* alike: unresolved addresses compare equal (perf's sort__sym_sort) */
-static int key_cmp(const hist *h, const hist_entry *a, const hist_entry *b, int alike)
+/* the first nkeys keys; alike: unresolved addresses compare equal (perf's
+ * sort__sym_sort) */
+static int keys_cmp(const hist *h, const hist_entry *a, const hist_entry *b, int alike,
+                    int nkeys)
 {
     int i, c = 0;
 
-    for (i = 0; i < h->keys.n && c == 0; i++) {
+    for (i = 0; i < nkeys && c == 0; i++) {
         if (h->elide >> h->keys.k[i] & 1)
             continue;           /* perf's output order skips elided columns */
         switch (h->keys.k[i]) {
@@ -561,10 +577,17 @@ static int key_cmp(const hist *h, const hist_entry *a, const hist_entry *b, int 
         case HK_DSO: c = cmp_dso(a->it.dso, b->it.dso); break;
         case HK_SYM: c = cmp_sym_out(&a->it, &b->it, alike); break;
         case HK_TRACE: c = cmp_str(a->it.trace, b->it.trace); break;
+        case HK_SRCLINE: c = cmp_str(a->it.srcline, b->it.srcline); break;
+        case HK_SRCFILE: c = cmp_str(a->it.srcfile, b->it.srcfile); break;
         case HK_IPC: c = ipc_cmp(&a->it, &b->it); break;
         }
     }
     return c;
+}
+
+static int key_cmp(const hist *h, const hist_entry *a, const hist_entry *b, int alike)
+{
+    return keys_cmp(h, a, b, alike, h->keys.n);
 }
 
 static int entries_item_cmp(const hist *h, const hist_item *a, const hist_item *b);
@@ -587,7 +610,8 @@ const char *hist_key_header(int key)
     static const char *const names[HK_MAX] = {
         [HK_COMM] = "Command", [HK_PID] = "    Pid:Command", [HK_TID] = "    Tid",
         [HK_DSO] = "Shared Object", [HK_SYM] = "Symbol", [HK_CPU] = "CPU",
-        [HK_TRACE] = "Trace output", [HK_DSO_FROM] = "Source Shared Object",
+        [HK_TRACE] = "Trace output", [HK_SRCLINE] = "Source:Line",
+        [HK_SRCFILE] = "Source File", [HK_DSO_FROM] = "Source Shared Object",
         [HK_DSO_TO] = "Target Shared Object", [HK_SYM_FROM] = "Source Symbol",
         [HK_SYM_TO] = "Target Symbol", [HK_CYCLES] = "Basic Block Cycles",
         [HK_IPC] = "IPC   [IPC Coverage]",
@@ -662,6 +686,12 @@ void hist_key_widths_add(const hist *h, const hist_entry *e, int *w, int *unreso
         case HK_TRACE:
             w[i] = max_int(w[i], (int)strlen(e->it.trace ? e->it.trace : ""));
             break;
+        case HK_SRCLINE:
+            w[i] = max_int(w[i], (int)strlen(e->it.srcline ? e->it.srcline : ""));
+            break;
+        case HK_SRCFILE:
+            w[i] = max_int(w[i], (int)strlen(e->it.srcfile ? e->it.srcfile : ""));
+            break;
         }
     }
 }
@@ -677,9 +707,114 @@ void hist_key_widths_done(const hist *h, int *w, int unresolved)
             w[i] = 16;
 }
 
+typedef struct src_ctx { const hist *h; int nkeys; } src_ctx;
+
+static int cmp_u64_desc(uint64_t a, uint64_t b);
+
+/* perf's output order up to key nkeys: periods, then the keys' output
+ * comparators */
+static int src_out_cmp(const void *pa, const void *pb, void *arg)
+{
+    const src_ctx *c = arg;
+    const hist_entry *a = &c->h->v[*(const size_t *)pa], *b = &c->h->v[*(const size_t *)pb];
+    int r = cmp_u64_desc(a->acc_period, b->acc_period);
+
+    if (r == 0)
+        r = cmp_u64_desc(a->period, b->period);
+    return r != 0 ? r : keys_cmp(c->h, a, b, 1, c->nkeys);
+}
+
+/* Mark (made[row] = 1) the rows perf's output tree compares on key i:
+ * rows alike in its order up to there (tree neighbours, met when the later
+ * went in). 0, or -1 out of memory. */
+static int src_out_made(const hist *h, int i, char *made)
+{
+    size_t *v = malloc((h->n ? h->n : 1) * sizeof(*v)), j, k;
+    src_ctx c = { h, i };
+
+    if (v == NULL)
+        return -1;
+    for (j = 0; j < h->n; j++)
+        v[j] = j;
+    qsort_r(v, h->n, sizeof(*v), src_out_cmp, &c);
+    for (j = 0; j < h->n; j = k) {
+        for (k = j + 1; k < h->n && src_out_cmp(&v[j], &v[k], &c) == 0; k++)
+            made[v[j]] = made[v[k]] = 1;
+    }
+    free(v);
+    return 0;
+}
+
+/* A group table's row j that perf compared with another on every key: a
+ * row of two members (the leader's found in a member's tree, or a
+ * member's in the leader's), or of two samples of one. */
+static int group_met(const hist *h, size_t j)
+{
+    uint32_t m, in = 0;
+
+    for (m = 0; h->group_v != NULL && m < h->group_n; m++) {
+        in += h->group_ns[j * h->group_n + m] > 0;
+        if (h->group_ns[j * h->group_n + m] > 1)
+            return 1;
+    }
+    return in > 1;
+}
+
+/* The rows whose text of key i (srcline, srcfile) perf made before sizing
+ * the column: it makes one when a tree compares the row with another on
+ * that key, which is when a second sample came to the row, when another
+ * row has the values of the keys before it (tree neighbours: compared when
+ * the later went in), or when its output tree finds the two alike up to
+ * there (src_out_made()). 0, or -1 out of memory. */
+static int src_made(const hist *h, int i, char *made)
+{
+    ps_u64map seen;
+    uint64_t *n;
+    size_t j;
+    int rc = 0;
+
+    ps_u64map__init(&seen);
+    for (j = 0; j < h->n && rc == 0; j++) {
+        uint64_t x = hash_keys(h, &h->v[j].it, i);
+
+        if ((n = ps_u64map__get(&seen, x)) != NULL)
+            ++*n;
+        else
+            rc = ps_u64map__put(&seen, x, 1);
+    }
+    for (j = 0; j < h->n && rc == 0; j++) {
+        n = ps_u64map__get(&seen, hash_keys(h, &h->v[j].it, i));
+        made[j] = (n != NULL && *n > 1) || group_met(h, j) ||
+                  h->v[j].acc_samples > 1 || h->v[j].nr_samples > 1;
+    }
+    ps_u64map__free(&seen);
+    /* (a group's output order is its own: not followed there) */
+    return rc != 0 ? -1 : h->group_v != NULL ? 0 : src_out_made(h, i, made);
+}
+
+/* perf sizes a srcline (srcfile) column by the texts made by then
+ * (hists__calc_col_len()) and cuts the others to it. */
+static void src_widths(const hist *h, int *w, int i)
+{
+    char *made = calloc(h->n ? h->n : 1, 1);
+    size_t j;
+
+    if (made != NULL && src_made(h, i, made) < 0)
+        memset(made, 1, h->n);  /* (out of memory: every text counts) */
+    w[i] = (int)strlen(hist_key_header(h->keys.k[i]));
+    for (j = 0; j < h->n; j++) {
+        const hist_entry *e = &h->v[j];
+        const char *t = h->keys.k[i] == HK_SRCLINE ? e->it.srcline : e->it.srcfile;
+
+        if (!e->hidden && (made == NULL || made[j]))
+            w[i] = max_int(w[i], (int)strlen(t ? t : ""));
+    }
+    free(made);
+}
+
 void hist_key_widths(const hist *h, int *w)
 {
-    int unresolved;
+    int unresolved, i;
     size_t j;
 
     hist_key_widths_init(h, w, &unresolved);
@@ -687,6 +822,9 @@ void hist_key_widths(const hist *h, int *w)
         if (!h->v[j].hidden)
             hist_key_widths_add(h, &h->v[j], w, &unresolved);
     hist_key_widths_done(h, w, unresolved);
+    for (i = 0; i < h->keys.n; i++)
+        if (h->keys.k[i] == HK_SRCLINE || h->keys.k[i] == HK_SRCFILE)
+            src_widths(h, w, i);
 }
 
 void hist_sym_text(char *buf, size_t size, const hist_item *it)
@@ -745,6 +883,7 @@ static void branch_print(FILE *fp, int key, const hist_entry *e, int w, int last
 
 void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
 {
+    const char *src;
     char buf[4096];
     int i;
 
@@ -785,6 +924,11 @@ void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
             break;
         case HK_TRACE:      /* cut to the width; padded but as the last */
             fprintf(fp, "%-*.*s", last ? 0 : w[i], w[i], e->it.trace ? e->it.trace : "");
+            break;
+        case HK_SRCLINE:
+        case HK_SRCFILE:    /* perf's "%-.*s": the last one unpadded */
+            src = h->keys.k[i] == HK_SRCLINE ? e->it.srcline : e->it.srcfile;
+            fprintf(fp, "%-*.*s", last ? 0 : w[i], w[i], src ? src : "");
             break;
         }
     }
@@ -827,6 +971,8 @@ static int entries_item_cmp(const hist *h, const hist_item *a, const hist_item *
             break;
         case HK_SYM: c = entries_sym_cmp(a, b); break;
         case HK_TRACE: c = cmp_str(a->trace, b->trace); break;
+        case HK_SRCLINE: c = cmp_str(a->srcline, b->srcline); break;
+        case HK_SRCFILE: c = cmp_str(a->srcfile, b->srcfile); break;
         case HK_IPC: c = ipc_cmp(a, b); break;
         }
     }

@@ -21,6 +21,9 @@
 #include "callchain.h"
 
 enum { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_TRACE,
+       /* perf report's srcline and srcfile: addr2line's file:line of the
+        * row's address, its file alone (hist_item.srcline, .srcfile) */
+       HK_SRCLINE, HK_SRCFILE,
        /* perf report's branch view: a row per branch of the samples'
         * branch stacks (hist_item.br) */
        HK_DSO_FROM, HK_DSO_TO, HK_SYM_FROM, HK_SYM_TO, HK_CYCLES,
@@ -60,6 +63,9 @@ typedef struct hist_item {
     uint64_t    sym_start;      /* with sym: its identity in the DSO */
     uint64_t    ip;             /* unresolved: the address perf prints */
     const char *trace;          /* key trace: the tracepoint's text, "N/A" for others */
+    const char *srcline;        /* key srcline: perf's text ("hog.c:17", "??:0",
+                                 * "foo+12", "dso[addr]"); NULL without it */
+    const char *srcfile;        /* key srcfile: its file ("" for none) */
     char        level;          /* '.' user, 'k' kernel, 'g', 'u', 'H' */
     char        inlined;        /* sym is an inlined entry: " (inlined)" */
     char        object;         /* sym is a data object (STT_OBJECT): perf
@@ -139,8 +145,9 @@ typedef struct hist {
     struct hist_strs *strs;     /* interned strings; owned */
 } hist;
 
-/** "comm,dso,sym" (perf's names; "symbol" and "pid"/"tid" too, and the
- * branch keys dso_from, dso_to, symbol_from, symbol_to, cycles) into k.
+/** "comm,dso,sym" (perf's names; "symbol" and "pid"/"tid" too, srcline,
+ * srcfile, and the branch keys dso_from, dso_to, symbol_from, symbol_to,
+ * cycles) into k.
  * 0, or -1 with the bad key in *bad. */
 int  hist_keys_parse(hist_keys *k, const char *s, const char **bad, size_t *bad_len);
 int  hist_keys_has(const hist_keys *k, int key);

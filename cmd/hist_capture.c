@@ -22,6 +22,7 @@
  * makes the capture be read again without waiting. Only without call
  * chains summed (--children), filters, or a pipe (read once).
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -128,6 +129,14 @@ typedef struct run {
     } stale;
     size_t                   mixed_n;   /* events chains_mixed() looked at */
     int                      mixed;     /* some events have chains, some not */
+    int                      src;       /* keys srcline or srcfile (src_keys()) */
+    ps_resolver             *res;       /* with src: the walk's */
+    char                     srcline[4096 + 32], srcfile[4096 + 32];
+    ps_u64map                a2l;       /* with src: hash of a DSO's name -> its
+                                         * a2l_note() state */
+    int                      a2l_asked; /* src_keys() looked up (a2l_found: and
+                                         * addr2line answered) */
+    int                      a2l_found;
 } run;
 
 /* The last sample's call graph work (add_graph()), for a next one with
@@ -185,6 +194,7 @@ static char level_of_cpumode(unsigned cpumode)
 
 static void frame_item(hist_item *it, const ps_frame *fr, char *buf, size_t size)
 {
+    it->srcline = it->srcfile = NULL;   /* src_keys() */
     it->dso = fr->map != NULL ? short_dso(fr, buf, size) : NULL;
     it->sym = fr->inl != NULL ? fr->inl : fr->r.sym != NULL ? fr->r.sym->name : NULL;
     it->sym_start = fr->r.sym != NULL ? fr->r.sym->start : 0;
@@ -205,6 +215,101 @@ static void chain_item(hist_item *it, const ps_frame *fr, char sample_level, cha
     it->ip = fr->ip;
     it->level = fr->map != NULL || it->sym != NULL
                 ? (fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.') : sample_level;
+}
+
+/* perf's get_srcfile(): srcline's file part, "" when it has none */
+static const char *src_file(char *s)
+{
+    char *p = strchr(s, ':');
+
+    if (strcmp(s, "??:0") == 0 || p == NULL || p == s)
+        return "";
+    *p = '\0';
+    return s;
+}
+
+/* perf's addr2line give-up (its dso->a2l_fails): a DSO whose first 123
+ * lookups all fail is asked no more (its entries show the fallback), one
+ * that answered once is asked on. The state: failures so far, or: */
+enum { A2L_LIMIT = 123, A2L_ANSWERED = 1000, A2L_GAVE_UP = 1001 };
+
+static uint64_t *a2l_state(run *r, const ps_frame *fr)
+{
+    uint64_t key = hist_hash_str(fr->r.dso != NULL ? fr->r.dso : ""), *v;
+
+    if ((v = ps_u64map__get(&r->a2l, key)) == NULL && ps_u64map__put(&r->a2l, key, 0) == 0)
+        v = ps_u64map__get(&r->a2l, key);
+    return v;           /* (NULL out of memory: then never given up) */
+}
+
+/* One lookup perf makes in fr's DSO, answered or not. */
+static void a2l_note(run *r, const ps_frame *fr, int found)
+{
+    uint64_t *v = a2l_state(r, fr);
+
+    if (v == NULL || *v >= A2L_ANSWERED)
+        return;
+    *v = found ? A2L_ANSWERED : *v + 1 >= A2L_LIMIT ? A2L_GAVE_UP : *v + 1;
+}
+
+/* perf looks a call chain entry up twice (its duplicate check, then the
+ * tree it adds the entry to), once for a duplicate of an entry this sample
+ * already has: the second lookup, before it is added. */
+static void src_again(run *r, hist *h, const hist_item *it, const ps_frame *fr)
+{
+    const hist_entry *e;
+
+    if (!r->a2l_asked)
+        return;
+    e = hist_find(h, it);
+    if (e == NULL || e->stamp != h->stamp)
+        a2l_note(r, fr, r->a2l_found);
+}
+
+/*
+ * The srcline and srcfile keys of fr (perf's hist_entry__srcline() and
+ * get_srcfile()), only with those keys: addr2line's answer at the row's
+ * address, else perf's fallback "sym+offset" (srcfile: none) or
+ * "dso[address]". perf looks a call chain entry up at its recorded
+ * address (chain), not the map-relative one: a PIE's entries find
+ * nothing there and show "sym+offset" from that address. An entry of an
+ * inline expansion keeps the srcline the expansion gave it.
+ */
+static void src_keys(run *r, hist_item *it, const ps_frame *fr, int chain)
+{
+    uint64_t at = chain ? fr->ip : fr->r.rel, objdump, *state;
+    char jit[64];
+    const char *s;
+
+    r->a2l_asked = 0;
+    if (!r->src)
+        return;
+    if (fr->map == NULL) {
+        it->srcline = "??:0";
+        it->srcfile = "";
+        return;
+    }
+    state = a2l_state(r, fr);
+    s = ps_resolver__srcline_at(r->res, fr, at, r->srcfile, sizeof(r->srcfile), &objdump);
+    if (state != NULL && *state == A2L_GAVE_UP)
+        s = NULL;
+    /* (a srcline an inline expansion gave is no lookup) */
+    if ((r->a2l_asked = hist_keys_has(&r->o->keys, HK_SRCFILE) || !chain || fr->src == NULL)) {
+        r->a2l_found = s != NULL;
+        a2l_note(r, fr, s != NULL);
+    }
+    if (s == NULL && fr->r.sym != NULL)
+        snprintf(r->srcfile, sizeof(r->srcfile), "%s+%" PRIu64, fr->r.sym->name,
+                 at - fr->r.sym->start);
+    else if (s == NULL)
+        snprintf(r->srcfile, sizeof(r->srcfile), "%s[%" PRIx64 "]",
+                 ps_frame_dso_name(fr, jit, sizeof(jit)), objdump);
+    if (chain && fr->src != NULL)
+        it->srcline = ps_resolver__srcline(r->res, fr, r->srcline, sizeof(r->srcline));
+    else
+        it->srcline = strcpy(r->srcline, r->srcfile);
+    /* (srcfile's fallback has no symbol name: "+offset", no file) */
+    it->srcfile = s == NULL && fr->r.sym != NULL ? "" : src_file(r->srcfile);
 }
 
 /* Whether the capture has no event group of more than one event. */
@@ -489,6 +594,8 @@ static hist_entry *chain_row(run *r, hist *h, hist_item *it, const ps_frame *fr,
             return hist_add_at(h, c->row - 1, period, 0);
     }
     chain_item(it, fr, level, jit, sizeof(jit));
+    src_keys(r, it, fr, 1);
+    src_again(r, h, it, fr);
     e = r->rshaped ? shape_row(r, h, it, fr, period, 0) : hist_add(h, it, period, 0);
     if (e != NULL && c != NULL)
         *c = (chain_slot){ h, fr->r.sym, fr->r.dso, fr->ip, (uint32_t)self,
@@ -604,7 +711,8 @@ static int add_graph(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
     if (!(smp->sample_type & PERF_SAMPLE_CALLCHAIN))
         return 0;
     r->out->has_callchain = 1;
-    if (!r->rshaped && chain_in_sample(smp)) {
+    /* (srcline keys count perf's lookups: each sample's entries made again) */
+    if (!r->rshaped && !r->src && chain_in_sample(smp)) {
         if (r->gm == NULL && (r->gm = graph_memo_new()) == NULL)
             return -1;
         if ((g = graph_memo_find(r->gm, &k)) != NULL)
@@ -612,11 +720,11 @@ static int add_graph(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
     }
     n = ps_resolver__frames(walk_resolver(w), smp, ev->evsel->attr.branch_sample_type,
                             walk_max_stack(w), &frames);
-    if (!r->rshaped && r->lg != NULL && same_as_last(r->lg, h, self, it, frames, n)) {
+    if (!r->rshaped && !r->src && r->lg != NULL && same_as_last(r->lg, h, self, it, frames, n)) {
         replay(r->lg, h, period, children);
         return 0;
     }
-    l = r->rshaped ? NULL : last_room(r, n);
+    l = r->rshaped || r->src ? NULL : last_room(r, n);
     if (n > r->capents && ps_grow((void **)&r->ents, &r->capents, n, sizeof(*r->ents)) < 0)
         return -1;
     for (i = 0; i < n; i++)
@@ -739,6 +847,8 @@ static int add_chain(run *r, walk *w, hist *h, const ps_event *ev, hist_item *it
             continue;
         }
         chain_item(it, fr, outer, jit, sizeof(jit));
+        src_keys(r, it, fr, 1);
+        src_again(r, h, it, fr);
         if ((e = hist_add(h, it, period, 0)) == NULL)
             return -1;
         if (c != NULL)
@@ -840,10 +950,12 @@ static uint32_t chain_entry(run *r, walk *w, hist *h, const ps_sample *smp, hist
     if (fr.map == NULL && fr.r.sym == NULL) {
         /* its level is its neighbour's (outer_level()): not cached */
         chain_item(it, &fr, raw_outer_level(w, smp, i, *mode, k.level), jit, sizeof(jit));
+        src_keys(r, it, &fr, 1);
         return (e = hist_add(h, it, period, 0)) == NULL ? UINT32_MAX
                                                          : (uint32_t)(e - h->v) + 1;
     }
     chain_item(it, &fr, k.level, jit, sizeof(jit));
+    src_keys(r, it, &fr, 1);
     if ((e = hist_add(h, it, period, 0)) == NULL)
         return UINT32_MAX;
     row = (uint32_t)(e - h->v) + 1;
@@ -1305,6 +1417,7 @@ static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_i
     it->comm = ps_resolver__comm(res, smp->pid, smp->tid, smp->time, comm, sizeof(comm));
     ps_resolver__addr(res, smp->pid, smp->tid, smp->time, cpumode, smp->ip, &fr);
     frame_item(it, &fr, jit, sizeof(jit));
+    src_keys(r, it, &fr, 0);
     own_dso = it->dso;
     if ((e = r->rshaped ? shape_row(r, h, it, &fr, period, 1) : hist_add(h, it, period, 1)) == NULL)
         return NULL;
@@ -1475,6 +1588,8 @@ static int on_sample(void *ctx, walk *w, const ps_event *ev, const ps_evsel *e,
     int skip;
     hist_item it;
     hist *h;
+
+    r->res = res;       /* (src_keys()) */
 
     if (r->o->filter != NULL && (skip = filter_skip(r->o->filter, res, ev, e)) != 0)
         return skip < 0 ? -1 : 0;
@@ -1714,6 +1829,7 @@ static void reset(void *ctx)
     r->stale.set = 0;
     r->npend = 0;
     r->conflict = 0;
+    ps_u64map__free(&r->a2l);
     shapes_free(r);
 }
 
@@ -1773,15 +1889,17 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     wo.reset = reset;
     wo.ksyms = o->ksyms;
     r.rshaped = !o->by_name && diff_shape_report_wanted(&o->keys, o->children, o->inlines);
-    /* (rows from perf's tree: each entry walks it, as in perf) */
-    if (o->children && !r.rshaped && (r.cache = chain_cache_new()) == NULL) {
+    r.src = hist_keys_has(&o->keys, HK_SRCLINE) || hist_keys_has(&o->keys, HK_SRCFILE);
+    /* (rows from perf's tree: each entry walks it, as in perf; the chain
+     * cache's rows are by symbol, not by the address srcline needs) */
+    if (o->children && !r.rshaped && !r.src && (r.cache = chain_cache_new()) == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
         return EXIT_BADINPUT;
     }
     /* rows by location: not when a row is what a sample says (key trace),
      * nor when every sample walks perf diff's tree */
     r.shaped = diff_shape_wanted(&o->keys, o->by_name);
-    if (!hist_keys_has(&o->keys, HK_TRACE) && !r.shaped && !r.rshaped &&
+    if (!hist_keys_has(&o->keys, HK_TRACE) && !r.shaped && !r.rshaped && !r.src &&
         (r.hc = hist_cache_new()) == NULL) {
         free(r.cache);
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
@@ -1816,6 +1934,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     free(r.stale.stack);
     last_free(&r);
     ps_u64map__free(&r.mapped);
+    ps_u64map__free(&r.a2l);
     for (i = 0; i < 2; i++) {
         free(r.last[i].ips);
         free(r.last[i].rows);

@@ -26,7 +26,8 @@ static const char usage_text[] =
 "\n"
 "  -s, --sort KEYS       comma-separated keys: comm, pid (a thread, shown as\n"
 "                        tid:comm as perf does), tid, dso, sym, cpu, trace\n"
-"                        (a tracepoint's text); default comm,dso,sym, or\n"
+"                        (a tracepoint's text), srcline (file:line, as\n"
+"                        addr2line names it), srcfile; default comm,dso,sym, or\n"
 "                        trace when every event is a tracepoint, as perf\n"
 "      --children        also the inclusive overhead from call chains (each\n"
 "                        row's share of samples it is anywhere in the chain of;\n"
@@ -312,6 +313,8 @@ static json_t *row_json(const report *r, const hist *h, const hist_entry *e)
         case HK_CPU: json_object_set_new(o, "cpu", json_integer(e->it.cpu)); break;
         case HK_DSO: json_object_set_new(o, "dso", info_json_text(e->it.dso)); break;
         case HK_TRACE: json_object_set_new(o, "trace", info_json_text(e->it.trace)); break;
+        case HK_SRCLINE: json_object_set_new(o, "srcline", info_json_text(e->it.srcline)); break;
+        case HK_SRCFILE: json_object_set_new(o, "srcfile", info_json_text(e->it.srcfile)); break;
         case HK_DSO_FROM:
         case HK_SYM_FROM:
             if (e->it.br != NULL)
@@ -344,7 +347,8 @@ static const char *key_name(int key)
 {
     static const char *const names[HK_MAX] = {
         [HK_COMM] = "comm", [HK_PID] = "pid", [HK_TID] = "tid", [HK_DSO] = "dso",
-        [HK_SYM] = "sym", [HK_CPU] = "cpu", [HK_TRACE] = "trace", [HK_DSO_FROM] = "dso_from",
+        [HK_SYM] = "sym", [HK_CPU] = "cpu", [HK_TRACE] = "trace", [HK_SRCLINE] = "srcline",
+        [HK_SRCFILE] = "srcfile", [HK_DSO_FROM] = "dso_from",
         [HK_DSO_TO] = "dso_to", [HK_SYM_FROM] = "symbol_from", [HK_SYM_TO] = "symbol_to",
         [HK_CYCLES] = "cycles",
     };
@@ -418,8 +422,9 @@ static int parse_args(report *r, int argc, char **argv)
         case 's':
             if (hist_keys_parse(&r->ho.keys, optarg, &bad, &bad_len) < 0)
                 return cmd_usage_error("report", "unknown sort key '%.*s' (comm, pid, tid, "
-                                       "dso, sym, cpu, trace; with branch stacks dso_from, "
-                                       "dso_to, symbol_from, symbol_to, cycles)",
+                                       "dso, sym, cpu, trace, srcline, srcfile; with branch "
+                                       "stacks dso_from, dso_to, symbol_from, symbol_to, "
+                                       "cycles)",
                                        (int)bad_len, bad);
             r->sorted = 1;
             r->sort_arg = optarg;

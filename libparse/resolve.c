@@ -651,6 +651,24 @@ const char *ps_resolver__srcfile_line(ps_resolver *r, const ps_frame *f, unsigne
     return si.loc[0].file;
 }
 
+const char *ps_resolver__srcline_at(ps_resolver *r, const ps_frame *f, uint64_t rel,
+                                    char *buf, size_t size, uint64_t *objdump)
+{
+    ps_frame at = *f;
+    ps_srcinfo si;
+    uint64_t delta = 0;
+
+    at.r.rel = rel;
+    if (f->map != NULL)
+        ps_symbols__srcfile(r->symbols, f->map, &delta);
+    *objdump = rel + delta;
+    if (frame_src(r, &at, &si) == NULL)
+        return NULL;
+    snprintf(buf, size, "%s:%u", si.loc[0].file == NULL ? "??" : r->full_srcpath
+                                 ? si.loc[0].file : base_name(si.loc[0].file), si.loc[0].line);
+    return buf;
+}
+
 const char *ps_resolver__srcline(ps_resolver *r, const ps_frame *f, char *buf, size_t size)
 {
     ps_srcinfo si;

@@ -175,4 +175,16 @@ const char *ps_resolver__srcline(ps_resolver *r, const ps_frame *f, char *buf, s
  */
 const char *ps_resolver__srcfile_line(ps_resolver *r, const ps_frame *f, unsigned *line);
 
+/**
+ * perf's get_srcline() at rel, an address in f's map (perf report looks a
+ * call chain entry up at its recorded address, not the map-relative one):
+ * addr2line's "file:line" there, written to buf ("??" for an unknown file,
+ * "??:0" when it knew the function but not the line); *objdump the address
+ * perf hands addr2line.
+ * @return buf, or NULL when addr2line finds nothing (or f has no map):
+ *         perf then prints its fallback
+ */
+const char *ps_resolver__srcline_at(ps_resolver *r, const ps_frame *f, uint64_t rel,
+                                    char *buf, size_t size, uint64_t *objdump);
+
 #endif /* PS_RESOLVE_H */

@@ -263,6 +263,33 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
             fail "report --max-stack 0 $(basename "$cap")"; head -12 "$TMPD/d.txt"
         fi
     done
+    # srcline and srcfile: addr2line's file:line of the row's address, else
+    # "sym+offset" or "dso[address]"; perf looks call chain entries up at
+    # their recorded address (a PIE's fail: "sym+<huge offset>"), keeps an
+    # inline expansion's own srcline, and gives a DSO up after 123 failed
+    # lookups with none answered (libc's entries in every chain, then
+    # libc's own samples show the fallback: dwarf-shlib, dwarf-vdso, jitdump)
+    for cap in "$T/hog-4to1.data" "$T/dwarf-inline.data" "$T/dwarf-shlib.data" "$C/cpuhog-fp.data"; do
+        for o in "--sort srcline" "--sort srcline --no-children -g none" "--sort srcfile --children -g none" \
+                 "--sort comm,srcline,sym --no-children -g none" "--sort srcfile,comm --no-children"; do
+            check srcline "$cap" "$o" "$o"
+        done
+    done
+    check srcline "$T/dwarf-vdso.data" "--sort srcfile,dso --children -g none" "--sort srcfile,dso --children -g none"
+    check srcline "$C/jitdump.data" "--sort srcline --children -g none" "--sort srcline --children -g none"
+    check srcline "$C/jitdump.data" "--sort pid,srcfile -g none" "--sort pid,srcfile -g none"
+    # a DSO whose file is missing: perf 6.1 dies of SIGPIPE asking addr2line
+    # (PERF-DIFFERENCES.md); perfsift prints perf's fallback, "dso[address]"
+    lsq=$SHARED/external/quipper/perf.data.lost_samples-4.4
+    perf_run report --stdio -i "$lsq" --sort srcline > /dev/null 2>&1
+    prc=$?
+    "$PERFSIFT" report -q --sort srcline "$lsq" > "$TMPD/lsq.txt" 2>&1
+    orc=$?
+    if [ $prc = 141 ] && [ $orc = 0 ] && grep -q '^ .*%  ld-2\.23\.so\[[0-9a-f]*\]$' "$TMPD/lsq.txt"; then
+        pass "report --sort srcline $(basename "$lsq"): perf dies of SIGPIPE, perfsift prints the table"
+    else
+        fail "report --sort srcline $(basename "$lsq"): perf rc $prc, perfsift rc $orc"
+    fi
     # children without call graphs: perf makes the rows of a sample's chain
     # in its cursor's order, callers first by default, and rows of equal
     # children stay in that order (cumorder/pf.data: two unresolved
@@ -382,6 +409,7 @@ fi
 # --json: the schema, and the same rows as the text
 if python3 -c 'import jsonschema' 2>/dev/null; then
     for spec in "--children -s comm,pid,tid,dso,sym,cpu|utf8" "|utf8" "|tp-only" \
+                "--children -s srcline,srcfile,sym|hog-4to1" \
                 "|$SHARED/external/quipper/perf.data.callgraph_and_branch-3.4" \
                 "-s comm,dso_to,symbol_to,dso,sym|$SHARED/external/quipper/perf.data.branch_stack_spec"; do
         args=${spec%|*} cap=$T/${spec#*|}.data
