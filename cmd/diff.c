@@ -235,8 +235,11 @@ static int parse_args(diff *d, int argc, char **argv)
             if (hist_keys_branch(&d->keys))     /* perf diff has no branch view */
                 return cmd_usage_error("diff", "sort keys dso_from, dso_to, symbol_from, "
                                        "symbol_to and cycles are perf report's branch view's");
-            if (hist_keys_has(&d->keys, HK_SRCLINE) || hist_keys_has(&d->keys, HK_SRCFILE))
-                return cmd_usage_error("diff", "sort keys srcline and srcfile are perfsift "
+            if (hist_keys_has(&d->keys, HK_SRCLINE) || hist_keys_has(&d->keys, HK_SRCFILE) ||
+                hist_keys_has(&d->keys, HK_WEIGHT) || hist_keys_has(&d->keys, HK_LOCAL_WEIGHT) ||
+                hist_keys_has(&d->keys, HK_TRANSACTION) || hist_keys_has(&d->keys, HK_CGROUP))
+                return cmd_usage_error("diff", "sort keys srcline, srcfile, weight, "
+                                       "local_weight, transaction and cgroup are perfsift "
                                        "report's");
             break;
         }

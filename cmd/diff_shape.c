@@ -120,7 +120,9 @@ static int diff_shape_note_map(diff_shape **s, const hist *h, const hist_item *i
 int diff_shape_report_wanted(const hist_keys *keys, int children, int inlines)
 {
     if (hist_keys_has(keys, HK_TRACE) || !hist_keys_has(keys, HK_SYM) ||
-        hist_keys_has(keys, HK_SRCLINE) || hist_keys_has(keys, HK_SRCFILE))
+        hist_keys_has(keys, HK_SRCLINE) || hist_keys_has(keys, HK_SRCFILE) ||
+        hist_keys_has(keys, HK_WEIGHT) || hist_keys_has(keys, HK_LOCAL_WEIGHT) ||
+        hist_keys_has(keys, HK_TRANSACTION) || hist_keys_has(keys, HK_CGROUP))
         return 0;
     return children ? inlines : !hist_keys_has(keys, HK_DSO);
 }

@@ -89,7 +89,9 @@ static const struct key_name {
 } key_names[] = {
     { "comm", HK_COMM }, { "pid", HK_PID }, { "tid", HK_TID }, { "dso", HK_DSO },
     { "sym", HK_SYM }, { "symbol", HK_SYM }, { "cpu", HK_CPU }, { "trace", HK_TRACE },
-    { "srcline", HK_SRCLINE }, { "srcfile", HK_SRCFILE },
+    { "srcline", HK_SRCLINE }, { "srcfile", HK_SRCFILE }, { "weight", HK_WEIGHT },
+    { "local_weight", HK_LOCAL_WEIGHT }, { "transaction", HK_TRANSACTION },
+    { "cgroup", HK_CGROUP },
     { "dso_from", HK_DSO_FROM }, { "dso_to", HK_DSO_TO }, { "symbol_from", HK_SYM_FROM },
     { "symbol_to", HK_SYM_TO }, { "cycles", HK_CYCLES },
 };
@@ -284,6 +286,47 @@ static int ipc_cmp(const hist_item *a, const hist_item *b)
     return (a->sym_start > b->sym_start) - (a->sym_start < b->sym_start);
 }
 
+/* The numeric keys in perf's output order: weight descending (perf's
+ * local_weight compares left - right), the others ascending. */
+static int num_key_cmp(int key, const hist_item *a, const hist_item *b)
+{
+    switch (key) {
+    case HK_WEIGHT: case HK_LOCAL_WEIGHT: return (a->weight < b->weight) - (a->weight > b->weight);
+    case HK_TRANSACTION: return (a->transaction > b->transaction) - (a->transaction < b->transaction);
+    case HK_CGROUP: return (a->cgroup > b->cgroup) - (a->cgroup < b->cgroup);
+    default: return 0;
+    }
+}
+
+/* perf's text of a cgroup id: its path from the CGROUP records, "unknown"
+ * without one, "N/A" for none (0) */
+static const char *cgroup_text(const hist_item *it)
+{
+    return it->cgroup == 0 ? "N/A" : it->cgroup_name != NULL ? it->cgroup_name : "unknown";
+}
+
+/* perf's transaction column: its flags' names, "NEITHER " when neither
+ * sync nor async, ":" and the abort code in hex; always this wide */
+enum { TXN_WIDTH = 27 };
+static void txn_text(char *buf, size_t size, uint64_t t)
+{
+    static const struct { uint64_t flag; const char *name; } bits[] = {
+        { 1u << 0, "EL " }, { 1u << 1, "TX " }, { 1u << 2, "SYNC " }, { 1u << 3, "ASYNC " },
+        { 1u << 4, "RETRY " }, { 1u << 5, "CON " }, { 1u << 6, "CAP-WRITE " },
+        { 1u << 7, "CAP-READ " },
+    };
+    size_t at = 0, i;
+
+    buf[0] = '\0';
+    for (i = 0; i < sizeof(bits) / sizeof(bits[0]) && at < size; i++)
+        if (t & bits[i].flag)
+            at += (size_t)snprintf(buf + at, size - at, "%s", bits[i].name);
+    if (t != 0 && !(t & (1u << 2 | 1u << 3)) && at < size)
+        at += (size_t)snprintf(buf + at, size - at, "NEITHER ");
+    if ((t >> 32) != 0 && at < size)    /* PERF_TXN_ABORT_MASK */
+        snprintf(buf + at, size - at, ":%" PRIx64, t >> 32);
+}
+
 /* Whether it and the row's item are the same row under the keys. */
 static int same(const hist *h, const hist_item *a, const hist_item *b)
 {
@@ -302,6 +345,9 @@ static int same(const hist *h, const hist_item *a, const hist_item *b)
         case HK_TRACE: if (!str_eq(a->trace, b->trace)) return 0; break;
         case HK_SRCLINE: if (!str_eq(a->srcline, b->srcline)) return 0; break;
         case HK_SRCFILE: if (!str_eq(a->srcfile, b->srcfile)) return 0; break;
+        case HK_WEIGHT: case HK_LOCAL_WEIGHT: if (a->weight != b->weight) return 0; break;
+        case HK_TRANSACTION: if (a->transaction != b->transaction) return 0; break;
+        case HK_CGROUP: if (a->cgroup != b->cgroup) return 0; break;
         case HK_IPC:
             if (ipc_cmp(a, b) != 0)
                 return 0;
@@ -343,6 +389,9 @@ static uint64_t hash_keys(const hist *h, const hist_item *it, int nkeys)
         case HK_TRACE: x = hash_str(x, it->trace); break;
         case HK_SRCLINE: x = hash_str(x, it->srcline); break;
         case HK_SRCFILE: x = hash_str(x, it->srcfile); break;
+        case HK_WEIGHT: case HK_LOCAL_WEIGHT: x = hash_u64(x, it->weight); break;
+        case HK_TRANSACTION: x = hash_u64(x, it->transaction); break;
+        case HK_CGROUP: x = hash_u64(x, it->cgroup); break;
         case HK_IPC: x = it->sym ? hash_str(x, it->sym) : hash_u64(x, it->ip); break;
         case HK_SYM:
             x = it->sym ? hash_str(x, it->sym) : h->by_name ? hash_u64(x, 1) : hash_u64(x, it->ip);
@@ -579,6 +628,7 @@ static int keys_cmp(const hist *h, const hist_entry *a, const hist_entry *b, int
         case HK_TRACE: c = cmp_str(a->it.trace, b->it.trace); break;
         case HK_SRCLINE: c = cmp_str(a->it.srcline, b->it.srcline); break;
         case HK_SRCFILE: c = cmp_str(a->it.srcfile, b->it.srcfile); break;
+        default: c = num_key_cmp(h->keys.k[i], &a->it, &b->it); break;
         case HK_IPC: c = ipc_cmp(&a->it, &b->it); break;
         }
     }
@@ -611,7 +661,9 @@ const char *hist_key_header(int key)
         [HK_COMM] = "Command", [HK_PID] = "    Pid:Command", [HK_TID] = "    Tid",
         [HK_DSO] = "Shared Object", [HK_SYM] = "Symbol", [HK_CPU] = "CPU",
         [HK_TRACE] = "Trace output", [HK_SRCLINE] = "Source:Line",
-        [HK_SRCFILE] = "Source File", [HK_DSO_FROM] = "Source Shared Object",
+        [HK_SRCFILE] = "Source File", [HK_WEIGHT] = "Weight", [HK_LOCAL_WEIGHT] = "Local Weight",
+        [HK_TRANSACTION] = "Transaction", [HK_CGROUP] = "Cgroup",
+        [HK_DSO_FROM] = "Source Shared Object",
         [HK_DSO_TO] = "Target Shared Object", [HK_SYM_FROM] = "Source Symbol",
         [HK_SYM_TO] = "Target Symbol", [HK_CYCLES] = "Basic Block Cycles",
         [HK_IPC] = "IPC   [IPC Coverage]",
@@ -691,6 +743,12 @@ void hist_key_widths_add(const hist *h, const hist_entry *e, int *w, int *unreso
             break;
         case HK_SRCFILE:
             w[i] = max_int(w[i], (int)strlen(e->it.srcfile ? e->it.srcfile : ""));
+            break;
+        case HK_WEIGHT: case HK_LOCAL_WEIGHT: w[i] = max_int(w[i], 12); break;
+        case HK_TRANSACTION: w[i] = max_int(w[i], TXN_WIDTH); break;
+        case HK_CGROUP:     /* (perf measures the rows with a cgroup) */
+            if (e->it.cgroup != 0)
+                w[i] = max_int(w[i], (int)strlen(cgroup_text(&e->it)));
             break;
         }
     }
@@ -925,6 +983,16 @@ void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
         case HK_TRACE:      /* cut to the width; padded but as the last */
             fprintf(fp, "%-*.*s", last ? 0 : w[i], w[i], e->it.trace ? e->it.trace : "");
             break;
+        case HK_WEIGHT: case HK_LOCAL_WEIGHT:
+            fprintf(fp, "%-*" PRIu64, w[i], e->it.weight);
+            break;
+        case HK_TRANSACTION:
+            txn_text(buf, sizeof(buf), e->it.transaction);
+            fprintf(fp, "%-*s", w[i], buf);
+            break;
+        case HK_CGROUP:
+            fprintf(fp, "%-*s", last ? 0 : w[i], cgroup_text(&e->it));
+            break;
         case HK_SRCLINE:
         case HK_SRCFILE:    /* perf's "%-.*s": the last one unpadded */
             src = h->keys.k[i] == HK_SRCLINE ? e->it.srcline : e->it.srcfile;
@@ -973,6 +1041,7 @@ static int entries_item_cmp(const hist *h, const hist_item *a, const hist_item *
         case HK_TRACE: c = cmp_str(a->trace, b->trace); break;
         case HK_SRCLINE: c = cmp_str(a->srcline, b->srcline); break;
         case HK_SRCFILE: c = cmp_str(a->srcfile, b->srcfile); break;
+        default: c = num_key_cmp(h->keys.k[i], a, b); break;
         case HK_IPC: c = ipc_cmp(a, b); break;
         }
     }

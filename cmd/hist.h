@@ -24,6 +24,9 @@ enum { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_TRACE,
        /* perf report's srcline and srcfile: addr2line's file:line of the
         * row's address, its file alone (hist_item.srcline, .srcfile) */
        HK_SRCLINE, HK_SRCFILE,
+       /* the sample's weight (perf's weight and local_weight: the same
+        * rows), transaction flags, cgroup id (shown by its path) */
+       HK_WEIGHT, HK_LOCAL_WEIGHT, HK_TRANSACTION, HK_CGROUP,
        /* perf report's branch view: a row per branch of the samples'
         * branch stacks (hist_item.br) */
        HK_DSO_FROM, HK_DSO_TO, HK_SYM_FROM, HK_SYM_TO, HK_CYCLES,
@@ -66,6 +69,10 @@ typedef struct hist_item {
     const char *srcline;        /* key srcline: perf's text ("hog.c:17", "??:0",
                                  * "foo+12", "dso[addr]"); NULL without it */
     const char *srcfile;        /* key srcfile: its file ("" for none) */
+    uint64_t    weight;         /* keys weight, local_weight: the sample's */
+    uint64_t    transaction;    /* key transaction: the sample's flags */
+    uint64_t    cgroup;         /* key cgroup: the sample's cgroup id */
+    const char *cgroup_name;    /* its path (CGROUP records), NULL: none */
     char        level;          /* '.' user, 'k' kernel, 'g', 'u', 'H' */
     char        inlined;        /* sym is an inlined entry: " (inlined)" */
     char        object;         /* sym is a data object (STT_OBJECT): perf
@@ -146,7 +153,7 @@ typedef struct hist {
 } hist;
 
 /** "comm,dso,sym" (perf's names; "symbol" and "pid"/"tid" too, srcline,
- * srcfile, and the branch keys dso_from, dso_to, symbol_from, symbol_to,
+ * srcfile, weight, local_weight, transaction, cgroup, and the branch keys dso_from, dso_to, symbol_from, symbol_to,
  * cycles) into k.
  * 0, or -1 with the bad key in *bad. */
 int  hist_keys_parse(hist_keys *k, const char *s, const char **bad, size_t *bad_len);

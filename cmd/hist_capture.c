@@ -137,6 +137,9 @@ typedef struct run {
     int                      a2l_asked; /* src_keys() looked up (a2l_found: and
                                          * addr2line answered) */
     int                      a2l_found;
+    ps_u64map                cgroups;   /* key cgroup: id -> index in cgpath */
+    char                   **cgpath;    /* owned: each id's first path */
+    size_t                   ncg, capcg;
 } run;
 
 /* The last sample's call graph work (add_graph()), for a next one with
@@ -310,6 +313,18 @@ static void src_keys(run *r, hist_item *it, const ps_frame *fr, int chain)
         it->srcline = strcpy(r->srcline, r->srcfile);
     /* (srcfile's fallback has no symbol name: "+offset", no file) */
     it->srcfile = s == NULL && fr->r.sym != NULL ? "" : src_file(r->srcfile);
+}
+
+/* The keys that are the sample's fields (perf's weight is WEIGHT_STRUCT's
+ * low 32 bits); 0 where the sample has none. */
+static void sample_keys(hist_item *it, const ps_sample *smp)
+{
+    uint64_t st = smp->sample_type;
+
+    it->weight = st & PERF_SAMPLE_WEIGHT ? smp->weight
+               : st & PERF_SAMPLE_WEIGHT_STRUCT ? (uint32_t)smp->weight : 0;
+    it->transaction = st & PERF_SAMPLE_TRANSACTION ? smp->transaction : 0;
+    it->cgroup = st & PERF_SAMPLE_CGROUP ? smp->cgroup : 0;
 }
 
 /* Whether the capture has no event group of more than one event. */
@@ -1408,6 +1423,7 @@ static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_i
     it->cpu = (int32_t)smp->cpu;
     it->time = smp->time;
     it->level = level_of_cpumode(cpumode);
+    sample_keys(it, smp);
     if (hist_keys_has(&h->keys, HK_TRACE) && (it->trace = trace_text(r, w, ev)) == NULL)
         return NULL;
     if (r->hc != NULL && (row = hist_cache_get(r->hc, &k, &cached)) != 0) {
@@ -1680,6 +1696,53 @@ static int note_mapped(run *r, const char *name)
     return 0;
 }
 
+/* A CGROUP record: its id's path, the first one as perf keeps it. 0, or
+ * -1 out of memory. */
+static int note_cgroup(run *r, const ps_record_cgroup *c)
+{
+    char *p;
+
+    if (ps_u64map__get(&r->cgroups, c->id) != NULL)
+        return 0;
+    if ((r->ncg == r->capcg &&
+         ps_grow((void **)&r->cgpath, &r->capcg, r->ncg + 1, sizeof(*r->cgpath)) < 0) ||
+        (p = strdup(c->path != NULL ? c->path : "")) == NULL)
+        return -1;
+    if (ps_u64map__put(&r->cgroups, c->id, r->ncg) < 0) {
+        free(p);
+        return -1;
+    }
+    r->cgpath[r->ncg++] = p;
+    return 0;
+}
+
+/* Each row's cgroup path, known once every record is read (perf looks
+ * it up when it prints). 0, or -1 out of memory. */
+static int name_cgroups(run *r)
+{
+    size_t i, j;
+
+    for (i = 0; i < r->out->n; i++) {
+        hist *h = &r->out->ev[i];
+
+        for (j = 0; j < h->n; j++) {
+            const uint64_t *k = h->v[j].it.cgroup ? ps_u64map__get(&r->cgroups,
+                                                                   h->v[j].it.cgroup) : NULL;
+
+            if (k != NULL && (h->v[j].it.cgroup_name = hist_str(h, r->cgpath[*k])) == NULL)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Keys that are a sample's own fields: rows are not a location's. */
+static int sample_keyed(const hist_keys *k)
+{
+    return hist_keys_has(k, HK_WEIGHT) || hist_keys_has(k, HK_LOCAL_WEIGHT) ||
+           hist_keys_has(k, HK_TRANSACTION) || hist_keys_has(k, HK_CGROUP);
+}
+
 static int on_record(void *ctx, walk *w, const ps_event *ev)
 {
     run *r = ctx;
@@ -1696,6 +1759,8 @@ static int on_record(void *ctx, walk *w, const ps_event *ev)
     }
     if (ev->type == PERF_RECORD_LOST_SAMPLES)
         r->out->nr_lost_samples += ev->u.lost_samples.lost;
+    if (ev->type == PERF_RECORD_CGROUP && hist_keys_has(&r->o->keys, HK_CGROUP))
+        return note_cgroup(r, &ev->u.cgroup);
     if (r->o->graph != NULL && (ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2))
         return note_mapped(r, ev->type == PERF_RECORD_MMAP ? ev->u.mmap.filename
                                                             : ev->u.mmap2.filename);
@@ -1900,6 +1965,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
      * nor when every sample walks perf diff's tree */
     r.shaped = diff_shape_wanted(&o->keys, o->by_name);
     if (!hist_keys_has(&o->keys, HK_TRACE) && !r.shaped && !r.rshaped && !r.src &&
+        !sample_keyed(&o->keys) &&
         (r.hc = hist_cache_new()) == NULL) {
         free(r.cache);
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
@@ -1915,6 +1981,14 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
         r.defer = 0;
         rc = walk_run(cmd, &again, &wo, &cb);
     }
+    if (rc == EXIT_OK && r.ncg > 0 && name_cgroups(&r) < 0) {
+        fprintf(stderr, "perfsift %s: out of memory\n", cmd);
+        rc = EXIT_BADINPUT;
+    }
+    for (i = 0; i < r.ncg; i++)
+        free(r.cgpath[i]);
+    free(r.cgpath);
+    ps_u64map__free(&r.cgroups);
     shapes_free(&r);
     free(r.pend);
     free(r.slot);

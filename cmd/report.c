@@ -27,7 +27,8 @@ static const char usage_text[] =
 "  -s, --sort KEYS       comma-separated keys: comm, pid (a thread, shown as\n"
 "                        tid:comm as perf does), tid, dso, sym, cpu, trace\n"
 "                        (a tracepoint's text), srcline (file:line, as\n"
-"                        addr2line names it), srcfile; default comm,dso,sym, or\n"
+"                        addr2line names it), srcfile, weight, local_weight,\n"
+"                        transaction, cgroup; default comm,dso,sym, or\n"
 "                        trace when every event is a tracepoint, as perf\n"
 "      --children        also the inclusive overhead from call chains (each\n"
 "                        row's share of samples it is anywhere in the chain of;\n"
@@ -315,6 +316,16 @@ static json_t *row_json(const report *r, const hist *h, const hist_entry *e)
         case HK_TRACE: json_object_set_new(o, "trace", info_json_text(e->it.trace)); break;
         case HK_SRCLINE: json_object_set_new(o, "srcline", info_json_text(e->it.srcline)); break;
         case HK_SRCFILE: json_object_set_new(o, "srcfile", info_json_text(e->it.srcfile)); break;
+        case HK_WEIGHT: case HK_LOCAL_WEIGHT:
+            json_object_set_new(o, "weight", json_integer((json_int_t)e->it.weight));
+            break;
+        case HK_TRANSACTION:
+            json_object_set_new(o, "transaction", json_integer((json_int_t)e->it.transaction));
+            break;
+        case HK_CGROUP:
+            json_object_set_new(o, "cgroup", json_integer((json_int_t)e->it.cgroup));
+            json_object_set_new(o, "cgroup_path", info_json_text(e->it.cgroup_name));
+            break;
         case HK_DSO_FROM:
         case HK_SYM_FROM:
             if (e->it.br != NULL)
@@ -348,7 +359,8 @@ static const char *key_name(int key)
     static const char *const names[HK_MAX] = {
         [HK_COMM] = "comm", [HK_PID] = "pid", [HK_TID] = "tid", [HK_DSO] = "dso",
         [HK_SYM] = "sym", [HK_CPU] = "cpu", [HK_TRACE] = "trace", [HK_SRCLINE] = "srcline",
-        [HK_SRCFILE] = "srcfile", [HK_DSO_FROM] = "dso_from",
+        [HK_SRCFILE] = "srcfile", [HK_WEIGHT] = "weight", [HK_LOCAL_WEIGHT] = "local_weight",
+        [HK_TRANSACTION] = "transaction", [HK_CGROUP] = "cgroup", [HK_DSO_FROM] = "dso_from",
         [HK_DSO_TO] = "dso_to", [HK_SYM_FROM] = "symbol_from", [HK_SYM_TO] = "symbol_to",
         [HK_CYCLES] = "cycles",
     };
@@ -422,7 +434,8 @@ static int parse_args(report *r, int argc, char **argv)
         case 's':
             if (hist_keys_parse(&r->ho.keys, optarg, &bad, &bad_len) < 0)
                 return cmd_usage_error("report", "unknown sort key '%.*s' (comm, pid, tid, "
-                                       "dso, sym, cpu, trace, srcline, srcfile; with branch "
+                                       "dso, sym, cpu, trace, srcline, srcfile, weight, "
+                                       "local_weight, transaction, cgroup; with branch "
                                        "stacks dso_from, dso_to, symbol_from, symbol_to, "
                                        "cycles)",
                                        (int)bad_len, bad);

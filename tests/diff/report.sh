@@ -278,6 +278,16 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     check srcline "$T/dwarf-vdso.data" "--sort srcfile,dso --children -g none" "--sort srcfile,dso --children -g none"
     check srcline "$C/jitdump.data" "--sort srcline --children -g none" "--sort srcline --children -g none"
     check srcline "$C/jitdump.data" "--sort pid,srcfile -g none" "--sort pid,srcfile -g none"
+    # keys of the sample's fields: weight and local_weight (0 where the
+    # event has none: every software event), transaction (blank), cgroup
+    # (its path from the CGROUP records, N/A without PERF_SAMPLE_CGROUP)
+    for cap in "$C/sample-fields.data" "$C/cgroups.data" "$T/hog-group-g.data"; do
+        for o in "--sort weight" "--sort local_weight,comm -g none" "--sort transaction" \
+                 "--sort cgroup,comm -g none" "--sort comm,cgroup --no-children" \
+                 "--sort weight,local_weight,transaction,cgroup,sym -g none"; do
+            check sample-keys "$cap" "$o" "$o"
+        done
+    done
     # a DSO whose file is missing: perf 6.1 dies of SIGPIPE asking addr2line
     # (PERF-DIFFERENCES.md); perfsift prints perf's fallback, "dso[address]"
     lsq=$SHARED/external/quipper/perf.data.lost_samples-4.4
@@ -410,6 +420,7 @@ fi
 if python3 -c 'import jsonschema' 2>/dev/null; then
     for spec in "--children -s comm,pid,tid,dso,sym,cpu|utf8" "|utf8" "|tp-only" \
                 "--children -s srcline,srcfile,sym|hog-4to1" \
+                "-s cgroup,weight,transaction,comm|$SHARED/corpus/captures/cgroups.data" \
                 "|$SHARED/external/quipper/perf.data.callgraph_and_branch-3.4" \
                 "-s comm,dso_to,symbol_to,dso,sym|$SHARED/external/quipper/perf.data.branch_stack_spec"; do
         args=${spec%|*} cap=$T/${spec#*|}.data
