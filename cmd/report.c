@@ -133,6 +133,11 @@ typedef struct report {
 
 /* --- text ------------------------------------------------------------------ */
 
+/* What perf report --stdio prints first, before it reads the capture's
+ * samples (and before it refuses -g, -b or -C for the capture) */
+static const char preamble[] = "# To display the perf.data header info, please use "
+                               "--header/--header-only options.\n#\n";
+
 /* perf's convert_unit(): "940 ", "10K" */
 static void samples_text(char *buf, size_t size, uint64_t n)
 {
@@ -636,15 +641,13 @@ static int write_all(report *r)
 
     if (!r->json && no_samples(&r->set)) {
         /* perf's text before it gives up on a capture without samples */
-        printf("# To display the perf.data header info, please use "
-               "--header/--header-only options.\n#\n");
+        fputs(preamble, stdout);
         print_elided(r, 0);
         if (!r->in.quiet)
             fprintf(stderr, "perfsift report: %s has no samples\n",
                     r->in.path ? r->in.path : "perf.data");
     } else if (!r->json) {
-        printf("# To display the perf.data header info, please use "
-               "--header/--header-only options.\n#\n");
+        fputs(preamble, stdout);
         print_elided(r, 1);
         printf("#\n# Total Lost Samples: %lu\n#\n", (unsigned long)r->set.nr_lost_samples);
     }
@@ -824,6 +827,36 @@ static int capture(report *r)
     return hist_capture("report", &r->in, &o, &r->set);
 }
 
+/* perf's text before its refusal of the capture (-g, -b, -C) */
+static void refused_preamble(const report *r)
+{
+    if (!r->json) {
+        fputs(preamble, stdout);
+        fflush(stdout);
+    }
+}
+
+/* perf's check of -C against the capture's events and CPUs, made before
+ * the first sample (standard input: when its events come). EXIT_OK, or
+ * EXIT_BADINPUT with perf's message printed. */
+static int cpus_refused(const report *r)
+{
+    ps_open_opts o = PS_OPEN_OPTS_INIT;
+    const char *path = r->in.path != NULL ? r->in.path : "perf.data";
+    ps_session *s;
+    ps_error err;
+    int rc;
+
+    if (r->filter.cpus == NULL || strcmp(path, "-") == 0 || r->in.attr_path != NULL)
+        return EXIT_OK;
+    o.ring_form = r->in.ring_form;
+    if (ps_session_open(&s, path, &o, &err) < 0)
+        return EXIT_OK;         /* (the walk says why) */
+    rc = filter_check_cpus(&r->filter, s) < 0 ? EXIT_BADINPUT : EXIT_OK;
+    ps_session_close(s);
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
     report r;
@@ -842,14 +875,18 @@ int cmd_report(int argc, char **argv)
         /* perf report refuses call graphs asked for by -g where no event
          * records call chains (not known before a pipe's events come) */
         if (r.graph_asked && pr.chains == 0) {
+            refused_preamble(&r);
             fprintf(stderr, "perfsift report: Selected -g or --branch-history. But no "
                     "callchain or branch data. Did you call 'perf record' without -g or "
                     "-b?\n");
             rc = EXIT_BADINPUT;
             goto out;
         }
-        if ((rc = branch_mode(&r, &pr)) != 0)
+        if ((rc = branch_mode(&r, &pr)) != 0 || (rc = cpus_refused(&r)) != 0) {
+            if (rc == EXIT_BADINPUT)
+                refused_preamble(&r);
             goto out;
+        }
         /* perf report adds its IPC column where --sort names "symbol..." */
         if (r.sort_arg != NULL && strstr(r.sort_arg, "symbol") != NULL)
             hist_keys_add_ipc(&r.ho.keys);
