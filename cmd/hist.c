@@ -818,7 +818,7 @@ static int group_met(const hist *h, size_t j)
     return in > 1;
 }
 
-/* The rows whose text of key i (srcline, srcfile) perf made before sizing
+/* The rows whose text of key i (srcline, srcfile, trace) perf made before sizing
  * the column: it makes one when a tree compares the row with another on
  * that key, which is when a second sample came to the row, when another
  * row has the values of the keys before it (tree neighbours: compared when
@@ -850,8 +850,9 @@ static int src_made(const hist *h, int i, char *made)
     return rc != 0 ? -1 : h->group_v != NULL ? 0 : src_out_made(h, i, made);
 }
 
-/* perf sizes a srcline (srcfile) column by the texts made by then
- * (hists__calc_col_len()) and cuts the others to it. */
+/* perf sizes a srcline, srcfile or trace column by the texts made by then
+ * (hists__calc_col_len()) and cuts the others to it: a table of one sample
+ * keeps the header's width. */
 static void src_widths(const hist *h, int *w, int i)
 {
     char *made = calloc(h->n ? h->n : 1, 1);
@@ -862,7 +863,8 @@ static void src_widths(const hist *h, int *w, int i)
     w[i] = (int)strlen(hist_key_header(h->keys.k[i]));
     for (j = 0; j < h->n; j++) {
         const hist_entry *e = &h->v[j];
-        const char *t = h->keys.k[i] == HK_SRCLINE ? e->it.srcline : e->it.srcfile;
+        const char *t = h->keys.k[i] == HK_SRCLINE ? e->it.srcline
+                      : h->keys.k[i] == HK_SRCFILE ? e->it.srcfile : e->it.trace;
 
         if (!e->hidden && (made == NULL || made[j]))
             w[i] = max_int(w[i], (int)strlen(t ? t : ""));
@@ -881,7 +883,8 @@ void hist_key_widths(const hist *h, int *w)
             hist_key_widths_add(h, &h->v[j], w, &unresolved);
     hist_key_widths_done(h, w, unresolved);
     for (i = 0; i < h->keys.n; i++)
-        if (h->keys.k[i] == HK_SRCLINE || h->keys.k[i] == HK_SRCFILE)
+        if (h->keys.k[i] == HK_SRCLINE || h->keys.k[i] == HK_SRCFILE ||
+            h->keys.k[i] == HK_TRACE)
             src_widths(h, w, i);
 }
 

@@ -204,28 +204,6 @@ static void print_graph(FILE *fp, const report *r, const hist *h, const hist_ent
     cc_print(fp, e->chain, &r->cg, h->abs_period, r->ho.children ? e->acc_period : e->period);
 }
 
-/* perf makes a row's trace text when its tree compares the row with
- * another (sort__trace_cmp) and sizes the column by the texts made by
- * then. A table of one sample without children (no cumulative entries)
- * compares nothing: the column keeps the header's width, the text is cut
- * to it. */
-static void lone_trace_width(const report *r, const hist *h, int *w)
-{
-    uint64_t ns = 0;
-    size_t j;
-    int i;
-
-    if (r->ho.children)
-        return;
-    for (j = 0; j < h->n; j++)
-        ns += h->v[j].nr_samples;
-    if (ns != 1)
-        return;
-    for (i = 0; i < h->keys.n; i++)
-        if (h->keys.k[i] == HK_TRACE)
-            w[i] = (int)strlen(hist_key_header(HK_TRACE));
-}
-
 static void print_event(FILE *fp, const report *r, const hist *h, const size_t *order, size_t n)
 {
     int w[HK_MAX];
@@ -240,7 +218,6 @@ static void print_event(FILE *fp, const report *r, const hist *h, const size_t *
     fputc('\n', fp);
     fprintf(fp, "# Event count (approx.): %lu\n#\n", (unsigned long)h->total_period);
     hist_key_widths(h, w);
-    lone_trace_width(r, h, w);
     print_header(fp, r, h, r->ho.children, w);
     for (i = 0; i < n; i++) {
         const hist_entry *e = &h->v[order[i]];

@@ -154,10 +154,18 @@ for o in "--sort dso" "--sort comm,dso --children -g none" "--sort dso --dsos li
     check dso-width "$C/syscalls-tp.data" "$o" "$o"
 done
 # only tracepoints (testdata/tp-only.data): perf's default sort is the
-# trace text; with other keys after it (before it, perf's column width is
-# an accident: testdata/PERF-DIFFERENCES.md)
+# trace text; with other keys after it, and before it
 check trace "$T/tp-only.data" "" "--no-children -g none"
 check trace "$T/tp-only.data" "--sort trace,comm" "--no-children -g none --sort trace,comm"
+# trace after other keys: perf sizes the column by the texts it made by
+# then (rows its trees compared on trace: two samples, or alike in the
+# keys before it, or in its output order) and cuts the others
+for cap in "$C/sched-tp-syswide.data" "$C/pipe-tracepoints.data" "$T/tp-only.data"; do
+    for o in "--sort comm,trace" "--sort pid,trace --children" "--sort cpu,trace -g folded" \
+             "--sort dso,trace"; do
+        check trace "$cap" "$o" "$o"
+    done
+done
 check trace "$C/uprobe.data" "" "--no-children -g none"       # uprobes: tables of one row
 
 # call graphs: perf's default view (children, graph,0.5,caller; without
