@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "callchain.h"
+#include "header_print.h"
 #include "hist_capture.h"
 #include "info_json.h"
 #include <inttypes.h>
@@ -59,6 +60,8 @@ static const char usage_text[] =
 "      --show-total-period a column of each row's own period\n"
 "      --percentage MODE absolute (the default: shares of every sample) or\n"
 "                        relative (of the rows the filters leave shown)\n"
+"      --header          the capture's header first, as perf report prints it\n"
+"                        (-I: in full); --header-only: the header alone\n"
 "      --stdio           the text table (the default)\n"
 "      --json            JSON instead (schemas/report.schema.json)\n"
 "      --symfs DIR       look for binaries under DIR\n"
@@ -80,7 +83,8 @@ INPUT_USAGE
 
 enum { OPT_SORT = 6000, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_PERCENT_LIMIT, OPT_STDIO,
        OPT_JSON, OPT_SYMFS, OPT_KALLSYMS, OPT_MAX_STACK, OPT_SHOW_PERIOD, OPT_PERCENTAGE,
-       OPT_CALL_GRAPH, OPT_GROUP, OPT_NO_GROUP, OPT_NO_BRANCH_STACK };
+       OPT_CALL_GRAPH, OPT_GROUP, OPT_NO_GROUP, OPT_NO_BRANCH_STACK, OPT_HEADER,
+       OPT_HEADER_ONLY };
 
 static const struct option long_opts[] = {
     INPUT_LONG_OPTS,
@@ -103,6 +107,9 @@ static const struct option long_opts[] = {
     { "no-group", no_argument, NULL, OPT_NO_GROUP },
     { "branch-stack", no_argument, NULL, 'b' },
     { "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH_STACK },
+    { "header", no_argument, NULL, OPT_HEADER },
+    { "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+    { "show-info", no_argument, NULL, 'I' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
 };
@@ -125,6 +132,8 @@ typedef struct report {
     int               graph_asked;  /* the last -g named a graph (not none) */
     int               show_nr, show_period;  /* -n, --show-total-period */
     int               relative;     /* --percentage relative */
+    int               header;       /* --header 1, --header-only 2 */
+    int               show_info;    /* -I: the header in full */
     hist_keys         elided;       /* sort keys a one-value filter names,
                                      * in sort order ("# comm: x" lines) */
     unsigned          elide;        /* of those, the columns not shown (hist.elide) */
@@ -403,7 +412,7 @@ static int parse_args(report *r, int argc, char **argv)
     int c, k;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "i:qs:C:S:nhg::Gb", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "i:qs:C:S:nhg::GbI", long_opts, NULL)) != -1) {
         if (c == OPT_FILTER_TIME)
             r->time_arg = optarg;
         if ((k = cmd_input_option("report", &r->in, c, optarg)) != 0 ||
@@ -445,6 +454,9 @@ static int parse_args(report *r, int argc, char **argv)
             r->cg.min_percent = (double)strtof(optarg, NULL);  /* perf's, a float */
             break;
         case 'n': r->show_nr = 1; break;
+        case OPT_HEADER: r->header = r->header ? r->header : 1; break;
+        case OPT_HEADER_ONLY: r->header = 2; break;
+        case 'I': r->show_info = 1; break;
         case OPT_SHOW_PERIOD: r->show_period = 1; break;
         case OPT_PERCENTAGE:
             if (strcmp(optarg, "relative") != 0 && strcmp(optarg, "absolute") != 0)
@@ -610,6 +622,39 @@ static int no_samples(const hist_set *set)
     return 1;
 }
 
+/* --header: the capture's header as perf report prints it (features as
+ * they come in a pipe stream, none before a refusal: feats 0; -I in
+ * full), in place of the line that points to it. 0, or -1 (the capture
+ * does not open: the walk says why). */
+static int print_capture_header(const report *r, int feats)
+{
+    ps_open_opts o = PS_OPEN_OPTS_INIT;
+    header_printer hp;
+    ps_session *s;
+    ps_error err;
+    ps_event ev;
+
+    o.ring_form = r->in.ring_form;
+    if (ps_session_open(&s, r->in.path != NULL ? r->in.path : "perf.data", &o, &err) < 0)
+        return -1;
+    header_print_begin(&hp, stdout, s, !r->show_info);
+    hp.seen = 1;        /* (a pipe's features: only those that come) */
+    while (feats && ps_session_header(s)->container == PS_CONTAINER_PIPE &&
+           ps_session_next(&ev, s, &err) == PS_OK)
+        if (ev.type == PS_RECORD_HEADER_FEATURE)
+            header_print_event(&hp, &ev);
+    header_print_end(&hp);
+    ps_session_close(s);
+    return 0;
+}
+
+/* What perf report --stdio prints first (feats: print_capture_header()). */
+static void print_top(const report *r, int feats)
+{
+    if (!r->header || print_capture_header(r, feats) < 0)
+        fputs(preamble, stdout);
+}
+
 static int write_all(report *r)
 {
     json_t *doc = r->json ? json_object() : NULL, *events = json_array();
@@ -618,13 +663,13 @@ static int write_all(report *r)
 
     if (!r->json && no_samples(&r->set)) {
         /* perf's text before it gives up on a capture without samples */
-        fputs(preamble, stdout);
+        print_top(r, 1);
         print_elided(r, 0);
         if (!r->in.quiet)
             fprintf(stderr, "perfsift report: %s has no samples\n",
                     r->in.path ? r->in.path : "perf.data");
     } else if (!r->json) {
-        fputs(preamble, stdout);
+        print_top(r, 1);
         print_elided(r, 1);
         printf("#\n# Total Lost Samples: %lu\n#\n", (unsigned long)r->set.nr_lost_samples);
     }
@@ -808,7 +853,7 @@ static int capture(report *r)
 static void refused_preamble(const report *r)
 {
     if (!r->json) {
-        fputs(preamble, stdout);
+        print_top(r, 0);
         fflush(stdout);
     }
 }
@@ -845,7 +890,20 @@ int cmd_report(int argc, char **argv)
     r.branch_opt = -1;
     cc_params_default(&r.cg);
     hist_keys_parse(&r.ho.keys, "comm,dso,sym", &bad, &bad_len);
-    if ((rc = parse_args(&r, argc, argv)) == 0) {
+    if ((rc = parse_args(&r, argc, argv)) == 0 && r.header && r.in.path != NULL &&
+        strcmp(r.in.path, "-") == 0)
+        rc = cmd_usage_error("report", "--header reads the capture twice: a file, not "
+                             "standard input");
+    if (rc == 0 && r.header == 2) {         /* perf's --header-only */
+        if (print_capture_header(&r, 1) < 0) {
+            fprintf(stderr, "perfsift report: cannot open %s\n",
+                    r.in.path != NULL ? r.in.path : "perf.data");
+            rc = EXIT_BADINPUT;
+        }
+        rc = cmd_finish_stdout("report", rc);
+        goto out;
+    }
+    if (rc == 0) {
         probe pr;
 
         probe_input(&r.in, &pr);

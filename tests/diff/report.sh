@@ -148,6 +148,14 @@ check shape "$T/shape-a.data" "--sort sym" "--no-children -g none --sort sym"
 check shape "$T/shape-b.data" "--sort cpu,sym -n" "--no-children -g none --sort cpu,sym -n"
 check shape "$T/shape-a.data" "--sort comm,sym --comms ls,grep" "--no-children -g none --sort comm,sym --comms ls,grep"
 check no-samples "$C/stat-record.data" "" "--no-children -g none"
+# --header (the capture's header first, -I in full; a pipe's features as
+# they come, none before perf refuses -C) and --header-only
+for cap in "$C/cpuhog-fp.data" "$C/pipe-mode.data" "$T/hog-group.data" "$C/stat-record.data"; do
+    for o in "--header -g none" "--header-only" "--header -I --no-children" "--header-only -I" \
+             "--header --cpu 7"; do
+        check header "$cap" "$o" "$o"
+    done
+done
 # a row without a symbol widens the DSO column to 16 whatever the keys
 # (perf's entry keeps its first sample's symbol), but not with --dsos
 for o in "--sort dso" "--sort comm,dso --children -g none" "--sort dso --dsos libc.so.6,sysio"; do
