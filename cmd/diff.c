@@ -237,10 +237,11 @@ static int parse_args(diff *d, int argc, char **argv)
                                        "symbol_to and cycles are perf report's branch view's");
             if (hist_keys_has(&d->keys, HK_SRCLINE) || hist_keys_has(&d->keys, HK_SRCFILE) ||
                 hist_keys_has(&d->keys, HK_WEIGHT) || hist_keys_has(&d->keys, HK_LOCAL_WEIGHT) ||
-                hist_keys_has(&d->keys, HK_TRANSACTION) || hist_keys_has(&d->keys, HK_CGROUP))
+                hist_keys_has(&d->keys, HK_TRANSACTION) || hist_keys_has(&d->keys, HK_CGROUP) ||
+                hist_keys_has(&d->keys, HK_SOCKET))
                 return cmd_usage_error("diff", "sort keys srcline, srcfile, weight, "
-                                       "local_weight, transaction and cgroup are perfsift "
-                                       "report's");
+                                       "local_weight, transaction, cgroup and socket are "
+                                       "perfsift report's");
             break;
         }
         case OPT_PERCENT_LIMIT:

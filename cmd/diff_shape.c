@@ -122,7 +122,8 @@ int diff_shape_report_wanted(const hist_keys *keys, int children, int inlines)
     if (hist_keys_has(keys, HK_TRACE) || !hist_keys_has(keys, HK_SYM) ||
         hist_keys_has(keys, HK_SRCLINE) || hist_keys_has(keys, HK_SRCFILE) ||
         hist_keys_has(keys, HK_WEIGHT) || hist_keys_has(keys, HK_LOCAL_WEIGHT) ||
-        hist_keys_has(keys, HK_TRANSACTION) || hist_keys_has(keys, HK_CGROUP))
+        hist_keys_has(keys, HK_TRANSACTION) || hist_keys_has(keys, HK_CGROUP) ||
+        hist_keys_has(keys, HK_SOCKET))
         return 0;
     return children ? inlines : !hist_keys_has(keys, HK_DSO);
 }

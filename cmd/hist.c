@@ -91,7 +91,7 @@ static const struct key_name {
     { "sym", HK_SYM }, { "symbol", HK_SYM }, { "cpu", HK_CPU }, { "trace", HK_TRACE },
     { "srcline", HK_SRCLINE }, { "srcfile", HK_SRCFILE }, { "weight", HK_WEIGHT },
     { "local_weight", HK_LOCAL_WEIGHT }, { "transaction", HK_TRANSACTION },
-    { "cgroup", HK_CGROUP },
+    { "cgroup", HK_CGROUP }, { "socket", HK_SOCKET },
     { "dso_from", HK_DSO_FROM }, { "dso_to", HK_DSO_TO }, { "symbol_from", HK_SYM_FROM },
     { "symbol_to", HK_SYM_TO }, { "cycles", HK_CYCLES },
 };
@@ -294,6 +294,7 @@ static int num_key_cmp(int key, const hist_item *a, const hist_item *b)
     case HK_WEIGHT: case HK_LOCAL_WEIGHT: return (a->weight < b->weight) - (a->weight > b->weight);
     case HK_TRANSACTION: return (a->transaction > b->transaction) - (a->transaction < b->transaction);
     case HK_CGROUP: return (a->cgroup > b->cgroup) - (a->cgroup < b->cgroup);
+    case HK_SOCKET: return (a->socket > b->socket) - (a->socket < b->socket);
     default: return 0;
     }
 }
@@ -348,6 +349,7 @@ static int same(const hist *h, const hist_item *a, const hist_item *b)
         case HK_WEIGHT: case HK_LOCAL_WEIGHT: if (a->weight != b->weight) return 0; break;
         case HK_TRANSACTION: if (a->transaction != b->transaction) return 0; break;
         case HK_CGROUP: if (a->cgroup != b->cgroup) return 0; break;
+        case HK_SOCKET: if (a->socket != b->socket) return 0; break;
         case HK_IPC:
             if (ipc_cmp(a, b) != 0)
                 return 0;
@@ -392,6 +394,7 @@ static uint64_t hash_keys(const hist *h, const hist_item *it, int nkeys)
         case HK_WEIGHT: case HK_LOCAL_WEIGHT: x = hash_u64(x, it->weight); break;
         case HK_TRANSACTION: x = hash_u64(x, it->transaction); break;
         case HK_CGROUP: x = hash_u64(x, it->cgroup); break;
+        case HK_SOCKET: x = hash_u64(x, (uint32_t)it->socket); break;
         case HK_IPC: x = it->sym ? hash_str(x, it->sym) : hash_u64(x, it->ip); break;
         case HK_SYM:
             x = it->sym ? hash_str(x, it->sym) : h->by_name ? hash_u64(x, 1) : hash_u64(x, it->ip);
@@ -662,7 +665,7 @@ const char *hist_key_header(int key)
         [HK_DSO] = "Shared Object", [HK_SYM] = "Symbol", [HK_CPU] = "CPU",
         [HK_TRACE] = "Trace output", [HK_SRCLINE] = "Source:Line",
         [HK_SRCFILE] = "Source File", [HK_WEIGHT] = "Weight", [HK_LOCAL_WEIGHT] = "Local Weight",
-        [HK_TRANSACTION] = "Transaction", [HK_CGROUP] = "Cgroup",
+        [HK_TRANSACTION] = "Transaction", [HK_CGROUP] = "Cgroup", [HK_SOCKET] = "Socket",
         [HK_DSO_FROM] = "Source Shared Object",
         [HK_DSO_TO] = "Target Shared Object", [HK_SYM_FROM] = "Source Symbol",
         [HK_SYM_TO] = "Target Symbol", [HK_CYCLES] = "Basic Block Cycles",
@@ -972,6 +975,7 @@ void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
             break;
         case HK_TID: fprintf(fp, "%*d", w[i], e->it.tid); break;
         case HK_CPU: fprintf(fp, "%*.*d", w[i], w[i], e->it.cpu); break;
+        case HK_SOCKET: fprintf(fp, "%*.*d", w[i], 3, e->it.socket); break;
         case HK_DSO: fprintf(fp, "%-*s", w[i], e->it.dso ? e->it.dso : "[unknown]"); break;
         case HK_SYM:
             hist_sym_text(buf, sizeof(buf), &e->it);

@@ -27,6 +27,8 @@ enum { HK_COMM, HK_PID, HK_TID, HK_DSO, HK_SYM, HK_CPU, HK_TRACE,
        /* the sample's weight (perf's weight and local_weight: the same
         * rows), transaction flags, cgroup id (shown by its path) */
        HK_WEIGHT, HK_LOCAL_WEIGHT, HK_TRANSACTION, HK_CGROUP,
+       /* the sample's cpu's socket (CPU_TOPOLOGY; -1 not known) */
+       HK_SOCKET,
        /* perf report's branch view: a row per branch of the samples'
         * branch stacks (hist_item.br) */
        HK_DSO_FROM, HK_DSO_TO, HK_SYM_FROM, HK_SYM_TO, HK_CYCLES,
@@ -61,6 +63,7 @@ typedef struct hist_keys {
 typedef struct hist_item {
     const char *comm;           /* at the sample's time */
     int32_t     pid, tid, cpu;  /* pid: not a key (perf's pid key is the thread) */
+    int32_t     socket;         /* key socket: the cpu's (-1 not known) */
     const char *dso;            /* short name, as perf report shows it */
     const char *sym;            /* NULL: unresolved */
     uint64_t    sym_start;      /* with sym: its identity in the DSO */

@@ -129,6 +129,7 @@ typedef struct run {
     } stale;
     size_t                   mixed_n;   /* events chains_mixed() looked at */
     int                      mixed;     /* some events have chains, some not */
+    int                      socket;    /* key socket (socket_of()) */
     int                      src;       /* keys srcline or srcfile (src_keys()) */
     ps_resolver             *res;       /* with src: the walk's */
     char                     srcline[4096 + 32], srcfile[4096 + 32];
@@ -325,6 +326,18 @@ static void sample_keys(hist_item *it, const ps_sample *smp)
                : st & PERF_SAMPLE_WEIGHT_STRUCT ? (uint32_t)smp->weight : 0;
     it->transaction = st & PERF_SAMPLE_TRANSACTION ? smp->transaction : 0;
     it->cgroup = st & PERF_SAMPLE_CGROUP ? smp->cgroup : 0;
+}
+
+/* perf's al->socket: the CPU_TOPOLOGY socket of the sample's cpu, -1 when
+ * the sample has no cpu or the capture no topology for it */
+static int32_t socket_of(walk *w, const ps_sample *smp)
+{
+    const ps_features *f = ps_session_features(walk_session(w));
+
+    if (!(smp->sample_type & PERF_SAMPLE_CPU) || f == NULL ||
+        smp->cpu >= f->cpu_topology.nr_cpus || f->cpu_topology.cpus == NULL)
+        return -1;
+    return (int32_t)f->cpu_topology.cpus[smp->cpu].socket_id;
 }
 
 /* Whether the capture has no event group of more than one event. */
@@ -1424,6 +1437,8 @@ static hist_entry *add_self(run *r, walk *w, hist *h, const ps_event *ev, hist_i
     it->time = smp->time;
     it->level = level_of_cpumode(cpumode);
     sample_keys(it, smp);
+    if (r->socket)
+        it->socket = socket_of(w, smp);
     if (hist_keys_has(&h->keys, HK_TRACE) && (it->trace = trace_text(r, w, ev)) == NULL)
         return NULL;
     if (r->hc != NULL && (row = hist_cache_get(r->hc, &k, &cached)) != 0) {
@@ -1955,6 +1970,7 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     wo.ksyms = o->ksyms;
     r.rshaped = !o->by_name && diff_shape_report_wanted(&o->keys, o->children, o->inlines);
     r.src = hist_keys_has(&o->keys, HK_SRCLINE) || hist_keys_has(&o->keys, HK_SRCFILE);
+    r.socket = hist_keys_has(&o->keys, HK_SOCKET);
     /* (rows from perf's tree: each entry walks it, as in perf; the chain
      * cache's rows are by symbol, not by the address srcline needs) */
     if (o->children && !r.rshaped && !r.src && (r.cache = chain_cache_new()) == NULL) {

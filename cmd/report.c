@@ -29,7 +29,7 @@ static const char usage_text[] =
 "                        tid:comm as perf does), tid, dso, sym, cpu, trace\n"
 "                        (a tracepoint's text), srcline (file:line, as\n"
 "                        addr2line names it), srcfile, weight, local_weight,\n"
-"                        transaction, cgroup; default comm,dso,sym, or\n"
+"                        transaction, cgroup, socket; default comm,dso,sym, or\n"
 "                        trace when every event is a tracepoint, as perf\n"
 "      --children        also the inclusive overhead from call chains (each\n"
 "                        row's share of samples it is anywhere in the chain of;\n"
@@ -303,6 +303,7 @@ static json_t *row_json(const report *r, const hist *h, const hist_entry *e)
             break;
         case HK_TID: json_object_set_new(o, "tid", json_integer(e->it.tid)); break;
         case HK_CPU: json_object_set_new(o, "cpu", json_integer(e->it.cpu)); break;
+        case HK_SOCKET: json_object_set_new(o, "socket", json_integer(e->it.socket)); break;
         case HK_DSO: json_object_set_new(o, "dso", info_json_text(e->it.dso)); break;
         case HK_TRACE: json_object_set_new(o, "trace", info_json_text(e->it.trace)); break;
         case HK_SRCLINE: json_object_set_new(o, "srcline", info_json_text(e->it.srcline)); break;
@@ -351,7 +352,8 @@ static const char *key_name(int key)
         [HK_COMM] = "comm", [HK_PID] = "pid", [HK_TID] = "tid", [HK_DSO] = "dso",
         [HK_SYM] = "sym", [HK_CPU] = "cpu", [HK_TRACE] = "trace", [HK_SRCLINE] = "srcline",
         [HK_SRCFILE] = "srcfile", [HK_WEIGHT] = "weight", [HK_LOCAL_WEIGHT] = "local_weight",
-        [HK_TRANSACTION] = "transaction", [HK_CGROUP] = "cgroup", [HK_DSO_FROM] = "dso_from",
+        [HK_TRANSACTION] = "transaction", [HK_CGROUP] = "cgroup", [HK_SOCKET] = "socket",
+        [HK_DSO_FROM] = "dso_from",
         [HK_DSO_TO] = "dso_to", [HK_SYM_FROM] = "symbol_from", [HK_SYM_TO] = "symbol_to",
         [HK_CYCLES] = "cycles",
     };
@@ -426,7 +428,7 @@ static int parse_args(report *r, int argc, char **argv)
             if (hist_keys_parse(&r->ho.keys, optarg, &bad, &bad_len) < 0)
                 return cmd_usage_error("report", "unknown sort key '%.*s' (comm, pid, tid, "
                                        "dso, sym, cpu, trace, srcline, srcfile, weight, "
-                                       "local_weight, transaction, cgroup; with branch "
+                                       "local_weight, transaction, cgroup, socket; with branch "
                                        "stacks dso_from, dso_to, symbol_from, symbol_to, "
                                        "cycles)",
                                        (int)bad_len, bad);

@@ -306,6 +306,15 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
             check sample-keys "$cap" "$o" "$o"
         done
     done
+    # socket: the CPU_TOPOLOGY socket of the sample's cpu (-1 without the
+    # cpu field: there perf's children count chains again, PERF-DIFFERENCES)
+    for o in "--sort socket" "--sort comm,socket,sym" "--sort socket,comm -g none"; do
+        check socket "$T/sock-cg.data" "$o" "$o"
+    done
+    for o in "--sort socket --no-children" "--sort comm,socket --no-children -g caller"; do
+        check socket "$C/mthread-fp.data" "$o" "$o"
+    done
+    check socket "$C/sched-tp-syswide.data" "--sort socket,comm" "--sort socket,comm"
     # a DSO whose file is missing: perf 6.1 dies of SIGPIPE asking addr2line
     # (PERF-DIFFERENCES.md); perfsift prints perf's fallback, "dso[address]"
     lsq=$SHARED/external/quipper/perf.data.lost_samples-4.4
