@@ -1013,15 +1013,27 @@ void hist_key_print(FILE *fp, const hist *h, const hist_entry *e, const int *w)
  * functions): comm and DSO names ascending, a DSO before none, symbols by
  * start address (inlined ones by name) before unresolved addresses, these
  * by the sign of their difference. */
+static int entries_dso_cmp(const hist_item *a, const hist_item *b)
+{
+    return a->dso == NULL || b->dso == NULL ? (a->dso == NULL) - (b->dso == NULL)
+                                            : strcmp(a->dso, b->dso);
+}
+
 static int entries_sym_cmp(const hist_item *a, const hist_item *b)
 {
-    if (a->sym == NULL || b->sym == NULL) {
+    int c;
+
+    if (a->sym == NULL && b->sym == NULL) {
         int64_t d = (int64_t)(a->ip - b->ip);   /* perf's _sort__addr_cmp: the
                                                  * difference, not the order */
-        if (a->sym != NULL || b->sym != NULL)
-            return a->sym != NULL ? -1 : 1;
         return (d > 0) - (d < 0);
     }
+    /* perf 6.1's sort__sym_cmp() compares the DSOs first whatever the keys
+     * (its test for a dso key is always true): with sym before dso too */
+    if ((c = entries_dso_cmp(a, b)) != 0)
+        return c;
+    if (a->sym == NULL || b->sym == NULL)
+        return a->sym != NULL ? -1 : 1;
     if ((a->inlined || b->inlined) && strcmp(a->sym, b->sym) != 0)
         return strcmp(b->sym, a->sym);      /* perf's _sort__sym_cmp: names
                                              * compared the other way */
@@ -1040,10 +1052,7 @@ static int entries_item_cmp(const hist *h, const hist_item *a, const hist_item *
         case HK_COMM: c = cmp_str(a->comm, b->comm); break;
         case HK_PID: case HK_TID: c = (a->tid > b->tid) - (a->tid < b->tid); break;
         case HK_CPU: c = (a->cpu > b->cpu) - (a->cpu < b->cpu); break;
-        case HK_DSO:
-            c = a->dso == NULL || b->dso == NULL ? (a->dso == NULL) - (b->dso == NULL)
-                                                 : strcmp(a->dso, b->dso);
-            break;
+        case HK_DSO: c = entries_dso_cmp(a, b); break;
         case HK_SYM: c = entries_sym_cmp(a, b); break;
         case HK_TRACE: c = cmp_str(a->trace, b->trace); break;
         case HK_SRCLINE: c = cmp_str(a->srcline, b->srcline); break;
