@@ -224,11 +224,11 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     check graph "$C/mthread-fp.data" "--sort sym,dso --no-children" "--sort sym,dso --no-children"
     # sym before dso: perf's tree of entries still orders resolved symbols by
     # DSO first, which decides ties of equal children across threads
-    # (testdata/symdso.data; the rows of unresolved addresses under 1.5%
+    # (testdata/report/symdso.data; the rows of unresolved addresses under 1.5%
     # differ in order, PERF-DIFFERENCES.md)
     for o in "-G --sort sym,dso --percent-limit 1.5" "-G --sort sym,dso --percent-limit 2 -g folded" \
              "--sort sym,dso,comm -g caller --percent-limit 2"; do
-        check graph "$T/symdso.data" "$o" "$o"
+        check graph "$T/report/symdso.data" "$o" "$o"
     done
     check graph "$C/cpuhog-fp.data" "-g caller,function,count" "-g caller,function,count"
     # DWARF, several processes sharing glibc's maps: perf's tree of rows
@@ -317,7 +317,7 @@ if [ "${SCRIPT_SETS:-}" != sanitize ]; then
     # socket: the CPU_TOPOLOGY socket of the sample's cpu (-1 without the
     # cpu field: there perf's children count chains again, PERF-DIFFERENCES)
     for o in "--sort socket" "--sort comm,socket,sym" "--sort socket,comm -g none"; do
-        check socket "$T/sock-cg.data" "$o" "$o"
+        check socket "$T/report/sock-cg.data" "$o" "$o"
     done
     for o in "--sort socket --no-children" "--sort comm,socket --no-children -g caller"; do
         check socket "$C/mthread-fp.data" "$o" "$o"
