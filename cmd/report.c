@@ -734,6 +734,17 @@ typedef struct probe {
     int groups, branches;       /* event groups; branch stacks */
 } probe;
 
+/* A FIFO or device given by name can be read only once: probing it first
+ * would drain it, and the run's own open would then wait for a writer
+ * forever. Such an input is taken as standard input is. */
+static int read_once(const char *path)
+{
+    struct stat st;
+
+    return strcmp(path, "-") == 0 ||
+           (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+}
+
 static void probe_input(const input_opts *in, probe *pr)
 {
     ps_open_opts o = PS_OPEN_OPTS_INIT;
@@ -744,7 +755,7 @@ static void probe_input(const input_opts *in, probe *pr)
 
     pr->all_tp = pr->user_stacks = pr->groups = pr->branches = 0;
     pr->chains = -1;
-    pr->pipe = strcmp(path, "-") == 0;
+    pr->pipe = read_once(path);
     if (pr->pipe || in->attr_path != NULL)
         return;
     o.ring_form = in->ring_form;

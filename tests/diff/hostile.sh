@@ -55,6 +55,22 @@ for cap in "$H"/caps/*.data; do
     fi
 done
 
+# a capture named as a FIFO is read once: report looked at it before its
+# run and then waited for a second writer forever
+CAP=$SHARED/corpus/captures/cpuhog-fp.data
+"$PERFSIFT" report --stdio --children < "$CAP" - > "$TMPD/want" 2> /dev/null
+mkfifo "$H/cap.fifo"
+cat "$CAP" > "$H/cap.fifo" &
+HOME=$TMPD/home timeout $LIMIT "$PERFSIFT" report --stdio --children "$H/cap.fifo" \
+    > "$TMPD/got" 2> "$TMPD/err"
+rc=$?
+kill $! 2> /dev/null
+if [ $rc = 0 ] && cmp -s "$TMPD/want" "$TMPD/got"; then
+    pass "hostile report of a FIFO: read once, as standard input"
+else
+    fail "hostile report of a FIFO: exit $rc $(head -c 200 "$TMPD/err")"
+fi
+
 # what was opened (plain builds: strace and ASan do not mix well)
 if command -v strace >/dev/null && [ $SAN = 0 ]; then
     for cap in mmap-paths jit-fifo buildid-dots; do
