@@ -768,6 +768,10 @@ static const char *btf_type_name(const ps_feat_btf *btf, uint32_t id, int *ok)
         type_len > btf->size - hdr_len - type_off || str_off > btf->size - hdr_len ||
         str_len > btf->size - hdr_len - str_off || str_len == 0)
         return NULL;
+    /* libbpf rejects a string section that does not start and end with a
+     * NUL; the names below are then always terminated inside the blob */
+    if (d[hdr_len + str_off] != '\0' || d[hdr_len + str_off + str_len - 1] != '\0')
+        return NULL;
     *ok = 1;
     if (id == 0)
         return "";

@@ -4,8 +4,9 @@
 # 100 GB sparse file and a symlink loop; a JIT map that is a FIFO;
 # build-id file names climbing out of the build-id cache; call chains of
 # 2^32-1 and 2^64-1 entries; a 65000-byte COMM; malformed tracing data; a
-# zstd bomb. Every command must end within 10 s, under a 4 GiB address
-# space (ulimit -v; not under ASan), with exit 0, or 1 and a message.
+# zstd bomb; a BTF blob whose strings are not terminated. Every command
+# must end within 10 s, under a 4 GiB address space (ulimit -v; not under
+# ASan), with exit 0, or 1 and a message. A capture read through a FIFO.
 # With strace (plain build): no FIFO opened without O_NONBLOCK, nothing
 # opened under the build-id cache through "..", no device or /proc file
 # opened but for reading symbols the kernel way (/proc/kallsyms, modules).
@@ -54,6 +55,18 @@ for cap in "$H"/caps/*.data; do
         fail "hostile $(basename "$cap")"
     fi
 done
+
+# a BTF blob libbpf would reject (no NUL ends its strings) names no
+# program: the name was read on past the blob
+if [ -f "$H/caps/bpf-btf-open.data" ]; then
+    if "$PERFSIFT" info --header "$H/caps/bpf-btf-open.data" 2> /dev/null |
+       grep -qa '^# bpf_prog_info 120: bpf_prog_59f4a931744dcdc6_corpus_prog0 addr'; then
+        pass "hostile bpf-btf-open: a BTF string section without its NUL is not used"
+    else
+        fail "hostile bpf-btf-open: $("$PERFSIFT" info --header "$H/caps/bpf-btf-open.data" 2>&1 |
+             grep -a 'bpf_prog_info 120' | head -c 200)"
+    fi
+fi
 
 # a capture named as a FIFO is read once: report looked at it before its
 # run and then waited for a second writer forever

@@ -19,6 +19,9 @@
                     from 8 KB
   zstd-rounds.data  COMPRESSED records inflating to 128 MiB of valid
                     FINISHED_ROUND records, from 11 KB
+  bpf-btf-open.data (from corpus bpf-events.data, when PS_SHARED names
+                    it) a program named through a BTF blob whose string
+                    section does not end with a NUL
 The zstd ones need the zstd program; without it they are not made.
 """
 import os, struct, subprocess, sys
@@ -218,6 +221,60 @@ def compressed_capture(path, stream):
     capture(path, [attr()], data, [(27, feat)])
 
 
+def feature_sections(b):
+    """{bit: payload} of a little-endian file-mode capture"""
+    data_off, data_size = struct.unpack_from('<QQ', b, 40)
+    words = struct.unpack_from('<4Q', b, 72)
+    bits = [i for i in range(256) if words[i // 64] >> (i % 64) & 1]
+    table = data_off + data_size
+    secs = {}
+    for k, bit in enumerate(bits):
+        off, size = struct.unpack_from('<QQ', b, table + 16 * k)
+        secs[bit] = b[off:off + size]
+    return secs
+
+
+def with_features(b, secs):
+    """b with its feature table and payloads replaced by secs"""
+    data_off, data_size = struct.unpack_from('<QQ', b, 40)
+    table = data_off + data_size
+    words = [0, 0, 0, 0]
+    for bit in secs:
+        words[bit // 64] |= 1 << (bit % 64)
+    head = bytearray(b[:table])
+    struct.pack_into('<4Q', head, 72, *words)
+    idx, payload = b'', b''
+    pay_off = table + 16 * len(secs)
+    for bit in sorted(secs):
+        idx += struct.pack('<QQ', pay_off + len(payload), len(secs[bit]))
+        payload += secs[bit]
+    return bytes(head) + idx + payload
+
+
+def bpf_btf_open(out, shared):
+    """bpf-events.data whose first program names its function by a BTF
+    blob (BPF_BTF) whose string section lacks its final NUL"""
+    src = os.path.join(shared, 'corpus', 'captures', 'bpf-events.data')
+    if not os.path.exists(src):
+        return
+    b = open(src, 'rb').read()
+    secs = feature_sections(b)
+    p = secs[25]
+    count, info_len, data_len, arrays = struct.unpack_from('<IIIQ', p, 0)
+    info = bytearray(p[20:20 + info_len])
+    data = p[20 + info_len:20 + info_len + data_len] + struct.pack('<II', 0, 1)
+    # btf_id 7, func_info records of 8 bytes at the end of data, one of them
+    struct.pack_into('<IIQI', info, 128, 7, 8, data_len, 1)
+    strs = b'\0' + b'A' * 39
+    btf = struct.pack('<HBBIIIII', 0xeb9f, 1, 0, 24, 0, 12, 12, len(strs))
+    btf += struct.pack('<III', 1, 2 << 24, 0) + strs       # type 1: PTR named "AAA..."
+    secs[25] = (struct.pack('<IIIQ', count, info_len, len(data), arrays | 1 << 5) + info +
+                data + p[20 + info_len + data_len:])
+    secs[26] = struct.pack('<III', 1, 7, len(btf)) + btf
+    with open(os.path.join(out, 'bpf-btf-open.data'), 'wb') as f:
+        f.write(with_features(b, secs))
+
+
 def main():
     out, paths = sys.argv[1], sys.argv[2:]
     os.makedirs(out, exist_ok=True)
@@ -230,6 +287,8 @@ def main():
     compressed_capture(os.path.join(out, 'zstd-bomb.data'), zstd(bytes(1 << 28)))
     rounds = struct.pack('<IHH', 68, 0, 8) * (1 << 24)
     compressed_capture(os.path.join(out, 'zstd-rounds.data'), zstd(rounds))
+    if os.environ.get('PS_SHARED'):
+        bpf_btf_open(out, os.environ['PS_SHARED'])
 
 
 if __name__ == '__main__':
