@@ -197,8 +197,13 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* More CPUs than this in one list is refused: perf's parser checks each
+ * against all before it, and would not finish ("0-2147483646"). */
+#define MAX_LIST_CPUS (1 << 20)
+
 /* perf_cpu_map__new(): "0-3,8" (base 0 numbers) -> sorted cpus; "" is the
- * dummy map {-1}. Returns the count, or -1 where perf's parser fails. */
+ * dummy map {-1}. Returns the count, or -1 where perf's parser fails (a
+ * cpu named twice among them, found here after the sort). */
 static int parse_cpu_list(const char *s, int **out)
 {
     int *cpus = NULL, n = 0, cap = 0, i;
@@ -218,10 +223,9 @@ static int parse_cpu_list(const char *s, int **out)
             if (end >= 0x7fffffffUL || (*p != '\0' && *p != ',') || end < start)
                 goto invalid;
         }
+        if (end - start >= (unsigned long)(MAX_LIST_CPUS - n))
+            goto invalid;
         for (; start <= end; start++) {
-            for (i = 0; i < n; i++)
-                if (cpus[i] == (int)start)
-                    goto invalid;
             if (n == cap) {
                 int *t = realloc(cpus, (size_t)(cap = cap ? cap * 2 : 64) * sizeof(int));
 
@@ -239,6 +243,9 @@ static int parse_cpu_list(const char *s, int **out)
         cpus[n++] = -1;
     }
     qsort(cpus, (size_t)n, sizeof(int), cmp_int);
+    for (i = 1; i < n; i++)
+        if (cpus[i] == cpus[i - 1])
+            goto invalid;
     *out = cpus;
     return n;
 invalid:

@@ -4,9 +4,10 @@
 # 100 GB sparse file and a symlink loop; a JIT map that is a FIFO;
 # build-id file names climbing out of the build-id cache; call chains of
 # 2^32-1 and 2^64-1 entries; a 65000-byte COMM; malformed tracing data; a
-# zstd bomb; a BTF blob whose strings are not terminated. Every command
-# must end within 10 s, under a 4 GiB address space (ulimit -v; not under
-# ASan), with exit 0, or 1 and a message. A capture read through a FIFO.
+# zstd bomb; a NUMA node of 2^31-1 CPUs; a BTF blob whose strings are not
+# terminated. Every command must end within 10 s, under a 4 GiB address
+# space (ulimit -v; not under ASan), with exit 0, or 1 and a message. A
+# capture read through a FIFO.
 # With strace (plain build): no FIFO opened without O_NONBLOCK, nothing
 # opened under the build-id cache through "..", no device or /proc file
 # opened but for reading symbols the kernel way (/proc/kallsyms, modules).
@@ -44,7 +45,7 @@ run_one() {     # capture, command words...: bounded run, exit 0 or 1 with a mes
 
 for cap in "$H"/caps/*.data; do
     bad=0
-    for cmd in "info" "dump" "script" "script -F +srcline" "folded --all" "json" \
+    for cmd in "info" "info --header" "dump" "script" "script -F +srcline" "folded --all" "json" \
                "sqlite -f -o $TMPD/out.db"; do
         # shellcheck disable=SC2086
         run_one "$cap" $cmd || bad=1

@@ -15,6 +15,7 @@
                     formats (unbalanced print fmt, fields past the payload,
                     REC-> of missing fields, sizes past the end, a format
                     count of 2^32-1)
+  numa-cpus.data    a NUMA node whose cpu list is 0-2147483646
   zstd-bomb.data    COMPRESSED records: 256 MiB of zeros (records of size 0),
                     from 8 KB
   zstd-rounds.data  COMPRESSED records inflating to 128 MiB of valid
@@ -203,6 +204,15 @@ def tracing_bad(out):
         capture(os.path.join(out, 'tracing-bad-%d.data' % k), [attrs[0]], data, [(1, blob)])
 
 
+def numa_cpus(out):
+    """NUMA_TOPOLOGY naming 2^31-1 CPUs in one node (perf's parser checks
+    each against every one before it)"""
+    node = struct.pack('<IQQ', 0, 1 << 20, 1 << 19) + perf_string(b'0-2147483646')
+    data = comm(1000, b'numa') + sample(1000, 0x400010, [0x400010])
+    capture(os.path.join(out, 'numa-cpus.data'), [attr()], data,
+            [(14, struct.pack('<I', 1) + node)])
+
+
 def zstd(data):
     try:
         return subprocess.run(['zstd', '-3', '-q', '-c'], input=data, check=True,
@@ -284,6 +294,7 @@ def main():
     callchain_nr(out)
     comm_huge(out)
     tracing_bad(out)
+    numa_cpus(out)
     compressed_capture(os.path.join(out, 'zstd-bomb.data'), zstd(bytes(1 << 28)))
     rounds = struct.pack('<IHH', 68, 0, 8) * (1 << 24)
     compressed_capture(os.path.join(out, 'zstd-rounds.data'), zstd(rounds))
