@@ -8,11 +8,13 @@
  * folded text, mixed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "diff_folded.h"
@@ -152,6 +154,8 @@ typedef struct diff {
     hist_set     hs[2];
     unsigned     elide;         /* 1 << HK_*: keys not shown (split_filters) */
     ps_ksyms    *ksyms;         /* kallsyms loaded once for both captures */
+    int          spool_fd[2];   /* an input read from a pipe, in memory; or -1 */
+    char         spool_path[2][32];
 } diff;
 
 /*
@@ -554,12 +558,50 @@ print:
     return cmd_finish_stdout("diff", EXIT_OK);
 }
 
+/* An input named as a FIFO or pipe (the shell's <(...)) can be read only
+ * once, but is_capture() reads its magic before the loader opens it
+ * again: such an input is copied whole into an anonymous file first, and
+ * read back through its /proc/self/fd name. */
+static int spool(diff *d, int i)
+{
+    const char *path = d->inputs[i];
+    char buf[65536];
+    struct stat st;
+    ssize_t n = 0;
+    int in, fd;
+
+    if (strcmp(path, "-") == 0 || stat(path, &st) < 0 || S_ISREG(st.st_mode) ||
+        S_ISDIR(st.st_mode))
+        return EXIT_OK;
+    if ((in = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+        fprintf(stderr, "perfsift diff: cannot open '%s': %s\n", path, strerror(errno));
+        return EXIT_BADINPUT;
+    }
+    if ((fd = memfd_create("perfsift-diff", MFD_CLOEXEC)) >= 0)
+        while ((n = read(in, buf, sizeof(buf))) > 0 && write(fd, buf, (size_t)n) == n)
+            ;
+    close(in);
+    if (fd < 0 || n != 0) {
+        fprintf(stderr, "perfsift diff: cannot read '%s': %s\n", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return EXIT_BADINPUT;
+    }
+    d->spool_fd[i] = fd;
+    snprintf(d->spool_path[i], sizeof(d->spool_path[i]), "/proc/self/fd/%d", fd);
+    d->inputs[i] = d->spool_path[i];
+    return EXIT_OK;
+}
+
 static int load(diff *d)
 {
     int i, rc;
 
     if (strcmp(d->inputs[0], "-") == 0 && strcmp(d->inputs[1], "-") == 0)
         return cmd_usage_error("diff", "only one input can be standard input");
+    for (i = 0; i < 2; i++)
+        if ((rc = spool(d, i)) != EXIT_OK)
+            return rc;
     if (!d->folded && d->svg == NULL) {
         split_filters(d);
         return load_table(d);
@@ -629,6 +671,7 @@ int cmd_diff(int argc, char **argv)
     int rc, i;
 
     memset(&d, 0, sizeof(d));
+    d.spool_fd[0] = d.spool_fd[1] = -1;
     fold_opts_init(&d.fo);
     flame_svg_opts_init(&d.so);
     d.to.compute = DT_DELTA_ABS;
@@ -647,6 +690,8 @@ int cmd_diff(int argc, char **argv)
     for (i = 0; i < 2; i++) {
         dfold_side_free(&d.side[i]);
         hist_set_free(&d.hs[i]);
+        if (d.spool_fd[i] >= 0)
+            close(d.spool_fd[i]);
     }
     ps_ksyms__free(d.ksyms);
     filter_free(&d.filter);

@@ -58,6 +58,11 @@ fi
 "$PERFSIFT" folded -q "$cap" > "$TMPD/cap.folded"
 d -q --folded "$TMPD/cap.folded" "$cap" | cmp -s - "$TMPD/self.txt" &&
     pass "diff: folded text and capture mixed" || fail "diff: folded text and capture mixed"
+# inputs from pipes (<(...)): each read once (its magic was read first,
+# and the rest lost: an empty diff, or "bad magic")
+d -q --folded <(cat "$TMPD/cap.folded") <(cat "$cap") | cmp -s - "$TMPD/self.txt" &&
+d -q <(cat "$cap") <(cat "$cap") | cmp -s - <(d -q "$cap" "$cap") &&
+    pass "diff: folded text and a capture from pipes" || fail "diff: inputs from pipes"
 
 # a hand-made pair: b grew by 10, c stayed, e shrank by 5
 printf 'a;b 10\na;c 10\nd;e 10\n' > "$TMPD/base.folded"
