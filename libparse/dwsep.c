@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "sym_buildid.h"
 #include "sym_elf.h"
@@ -15,31 +17,32 @@
 
 #define DEBUGDIR "/usr/lib/debug"       /* Debian's binutils: --with-separate-debug-dir */
 
-/* The CRC-32 .gnu_debuglink holds (the zlib / IEEE one) of a whole file. */
+/* A debuglink candidate larger than this is not read: its CRC is over the
+ * whole file, and a sparse file of 100 GB beside a binary would take
+ * minutes. Real separate debug files stay well below it. */
+#define MAX_DEBUG_FILE ((uint64_t)8 << 30)
+
+/* The CRC-32 .gnu_debuglink holds (zlib's, the IEEE one) of a whole file. */
 static int file_crc32(const char *path, uint32_t *out)
 {
-    uint32_t table[256];        /* per call: srcline.c's worker runs this too */
     uint8_t buf[65536];
-    uint32_t crc = 0xffffffffu;
+    uLong crc = crc32(0, Z_NULL, 0);
+    struct stat st;
     ssize_t n;
-    int fd, i, j;
+    int fd;
 
-    for (i = 0; i < 256; i++) {
-        uint32_t c = (uint32_t)i;
-
-        for (j = 0; j < 8; j++)
-            c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-        table[i] = c;
-    }
     if ((fd = ps_file__open_regular(path)) < 0)
         return -1;
+    if (fstat(fd, &st) < 0 || (uint64_t)st.st_size > MAX_DEBUG_FILE) {
+        close(fd);
+        return -1;
+    }
     while ((n = read(fd, buf, sizeof(buf))) > 0)
-        for (i = 0; i < n; i++)
-            crc = table[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
+        crc = crc32(crc, buf, (uInt)n);
     close(fd);
     if (n < 0)
         return -1;
-    *out = ~crc;
+    *out = (uint32_t)crc;
     return 0;
 }
 

@@ -5,7 +5,7 @@
 # build-id file names climbing out of the build-id cache; call chains of
 # 2^32-1 and 2^64-1 entries; a 65000-byte COMM; malformed tracing data; a
 # zstd bomb; a NUMA node of 2^31-1 CPUs; a BTF blob whose strings are not
-# terminated. Every command must end within 10 s, under a 4 GiB address
+# terminated; a .gnu_debuglink naming a 100 GB file. Every command must end within 10 s, under a 4 GiB address
 # space (ulimit -v; not under ASan), with exit 0, or 1 and a message. A
 # capture read through a FIFO.
 # With strace (plain build): no FIFO opened without O_NONBLOCK, nothing
@@ -21,8 +21,15 @@ JITFIFO=/tmp/perf-4194301.map
 rm -f "$JITFIFO"
 mkfifo "$JITFIFO"
 trap 'rm -rf "$TMPD"; rm -f "$JITFIFO"' EXIT
+# a binary whose .gnu_debuglink names a 100 GB sparse file beside it (its
+# CRC was read whole for srcline)
+mkdir -p "$H/dl"
+: > "$H/dl/true.debug"
+objcopy --remove-section=.gnu_debuglink --add-gnu-debuglink="$H/dl/true.debug" \
+    /bin/true "$H/dl/true" 2> /dev/null && truncate -s 100G "$H/dl/true.debug"
 PATHS=("$H/fifo" "$H/dir" "$H/huge" "$H/loop" /dev/zero /dev/urandom /dev/null /dev/tty
-       /proc/kmsg /proc/self/mem /proc/kcore /proc/self/pagemap /proc/self/fd/0 /sys/kernel)
+       /proc/kmsg /proc/self/mem /proc/kcore /proc/self/pagemap /proc/self/fd/0 /sys/kernel
+       "$H/dl/true")
 python3 "$ROOT/tests/tools/hostile.py" "$H/caps" "${PATHS[@]}" || fail "hostile: generator failed"
 SAN=0 LIMIT=10
 # ASan runs these 5-10x slower, beside other test files: a hang still shows
