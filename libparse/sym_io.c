@@ -159,12 +159,35 @@ size_t ps_reader__rest(ps_reader *r, char *out, size_t max)
     return n;
 }
 
+/* Past the next '\n' (or to the end), a buffer at a time: a line can be
+ * the whole capped file (a sparse one reads as one line of NULs). With
+ * out, its first max bytes are copied there, the '\n' included.
+ * @return bytes copied, or -1 at the end before any byte or '\n' */
+static long line_out(ps_reader *r, char *out, size_t max)
+{
+    size_t n = 0;
+    int any = 0;
+
+    while (r->pos < r->end || fill(r) == 0) {
+        const uint8_t *at = r->buf + r->pos, *nl = memchr(at, '\n', r->end - r->pos);
+        size_t len = nl != NULL ? (size_t)(nl - at) + 1 : r->end - r->pos;
+        size_t take = out == NULL ? 0 : len < max - n ? len : max - n;
+
+        if (take > 0) {
+            memcpy(out + n, at, take);
+            n += take;
+        }
+        r->pos += len;
+        any = 1;
+        if (nl != NULL)
+            return (long)n;
+    }
+    return any ? (long)n : -1;
+}
+
 void ps_reader__skip_line(ps_reader *r)
 {
-    int c;
-
-    while ((c = ps_reader__getc(r)) >= 0 && c != '\n')
-        ;
+    line_out(r, NULL, 0);
 }
 
 int ps_reader__hex(ps_reader *r, uint64_t *v)
@@ -186,19 +209,11 @@ int ps_reader__hex(ps_reader *r, uint64_t *v)
 
 long ps_reader__line(ps_reader *r, char *line, size_t max)
 {
-    size_t n = 0;
-    int c;
+    long n = line_out(r, line, max);
 
-    while ((c = ps_reader__getc(r)) >= 0) {
-        if (n < max)
-            line[n++] = (char)c;
-        if (c == '\n')
-            break;
-    }
-    if (c < 0 && n == 0)
-        return -1;
-    line[n] = '\0';
-    return (long)n;
+    if (n >= 0)
+        line[n] = '\0';
+    return n;
 }
 
 int ps_path__fmt(char *buf, size_t size, const char *fmt, ...)

@@ -5,7 +5,7 @@
 # build-id file names climbing out of the build-id cache; call chains of
 # 2^32-1 and 2^64-1 entries; a 65000-byte COMM; malformed tracing data; a
 # zstd bomb; a NUMA node of 2^31-1 CPUs; a BTF blob whose strings are not
-# terminated; a .gnu_debuglink naming a 100 GB file. Every command must end within 10 s, under a 4 GiB address
+# terminated; a .gnu_debuglink naming a 100 GB file; a sparse kallsyms. Every command must end within 10 s, under a 4 GiB address
 # space (ulimit -v; not under ASan), with exit 0, or 1 and a message. A
 # capture read through a FIFO.
 # With strace (plain build): no FIFO opened without O_NONBLOCK, nothing
@@ -74,6 +74,23 @@ if [ -f "$H/caps/bpf-btf-open.data" ]; then
         fail "hostile bpf-btf-open: $("$PERFSIFT" info --header "$H/caps/bpf-btf-open.data" 2>&1 |
              grep -a 'bpf_prog_info 120' | head -c 200)"
     fi
+fi
+
+# a kallsyms file of 2 GB of holes: one line of NULs, read up to the
+# 1 GiB text cap a buffer at a time (a byte at a time took 0.9 s of CPU);
+# the user CPU time is measured, not the wall time of the kernel's
+# zeroing of the holes
+truncate -s 2G "$H/kallsyms.sparse"
+KLIMIT=0.4
+[ $SAN = 1 ] && KLIMIT=5
+TIMEFORMAT=%U
+cpu=$( { time HOME=$TMPD/home timeout $LIMIT "$PERFSIFT" script --kallsyms "$H/kallsyms.sparse" \
+           "$SHARED/corpus/captures/cpuhog-fp.data" > /dev/null 2> "$TMPD/err"; } 2>&1 )
+rc=$?
+if [ $rc = 0 ] && awk -v t="$cpu" -v l=$KLIMIT 'BEGIN { exit !(t < l) }'; then
+    pass "hostile kallsyms of 2 GB of holes: read in $cpu s of CPU"
+else
+    fail "hostile kallsyms of 2 GB of holes: exit $rc, $cpu s of CPU (over $KLIMIT s?)"
 fi
 
 # a capture named as a FIFO is read once: report looked at it before its
