@@ -104,6 +104,8 @@ typedef struct run {
     graph_memo              *gm;        /* o->graph: chains' work; owned */
     struct dso_ord          *dsos;      /* o->graph: perf's DSO order; owned */
     size_t                   ndsos, capdsos;
+    ps_u64map                dso_ptr;   /* o->graph: a dsos name pointer -> index */
+    ps_u64map                dso_hash;  /* o->graph: a dsos name's hash -> index */
     struct interned         *names;     /* o->graph: INTERN_SLOTS; owned */
     struct last_graph       *lg;        /* o->graph: the last sample's; owned */
     size_t                  *seen;      /* rshaped: the tree entries this sample
@@ -463,18 +465,47 @@ static int cache_hit(const chain_slot *c, const hist *h, uint32_t self, const ps
 
 /* --- call graphs (o->graph) --------------------------------------------------- */
 
+/* The dsos entry named name, or NULL. The last few entries are looked at
+ * first (the resolver's name pointer, as a rule), then the maps: a
+ * capture can map tens of thousands of files, and a scan of them all per
+ * frame made report quadratic in them. */
+static dso_ord *dso_find(run *r, const char *name)
+{
+    const uint64_t *at;
+    size_t i;
+
+    for (i = r->ndsos; i-- > 0 && i + 8 >= r->ndsos;)
+        if (r->dsos[i].name == name)
+            return &r->dsos[i];
+    if ((at = ps_u64map__get(&r->dso_ptr, (uintptr_t)name)) != NULL)
+        return &r->dsos[*at];
+    if ((at = ps_u64map__get(&r->dso_hash, hist_hash_str(name))) == NULL)
+        return NULL;
+    if (strcmp(r->dsos[*at].name, name) == 0)
+        return &r->dsos[*at];
+    for (i = r->ndsos; i-- > 0;)        /* two names of one hash */
+        if (strcmp(r->dsos[i].name, name) == 0)
+            return &r->dsos[i];
+    return NULL;
+}
+
+/* d (just added, or found under another pointer) in the maps; 0 or -1 */
+static int dso_index(run *r, const dso_ord *d, const char *name)
+{
+    uint64_t i = (uint64_t)(d - r->dsos), h = hist_hash_str(name);
+
+    if (ps_u64map__put(&r->dso_ptr, (uintptr_t)name, i) < 0)
+        return -1;
+    return ps_u64map__get(&r->dso_hash, h) != NULL ? 0 : ps_u64map__put(&r->dso_hash, h, i);
+}
+
 static const dso_ord *dso_order(run *r, const ps_frame *fr)
 {
     const uint64_t *first;
     dso_ord *d;
-    size_t i;
 
-    for (i = r->ndsos; i-- > 0;)        /* the resolver's name, as a rule */
-        if (r->dsos[i].name == fr->r.dso)
-            return &r->dsos[i];
-    for (i = r->ndsos; i-- > 0;)
-        if (strcmp(r->dsos[i].name, fr->r.dso) == 0)
-            return &r->dsos[i];
+    if ((d = dso_find(r, fr->r.dso)) != NULL)
+        return d->name == fr->r.dso || dso_index(r, d, fr->r.dso) == 0 ? d : NULL;
     if (ps_grow((void **)&r->dsos, &r->capdsos, r->ndsos + 1, sizeof(*r->dsos)) < 0)
         return NULL;
     d = &r->dsos[r->ndsos];
@@ -486,7 +517,7 @@ static const dso_ord *dso_order(run *r, const ps_frame *fr)
     else
         d->ord = UINT64_MAX;
     d->seq = (uint32_t)++r->ndsos;
-    return d;
+    return dso_index(r, d, d->name) == 0 ? d : NULL;
 }
 
 /* s (the resolver's, stable) interned in h; NULL out of memory */
@@ -2025,6 +2056,8 @@ int hist_capture(const char *cmd, const input_opts *in, const hist_capture_opts 
     last_free(&r);
     ps_u64map__free(&r.mapped);
     ps_u64map__free(&r.a2l);
+    ps_u64map__free(&r.dso_ptr);
+    ps_u64map__free(&r.dso_hash);
     for (i = 0; i < 2; i++) {
         free(r.last[i].ips);
         free(r.last[i].rows);

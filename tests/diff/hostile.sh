@@ -5,9 +5,10 @@
 # build-id file names climbing out of the build-id cache; call chains of
 # 2^32-1 and 2^64-1 entries; a 65000-byte COMM; malformed tracing data; a
 # zstd bomb; a NUMA node of 2^31-1 CPUs; a BTF blob whose strings are not
-# terminated; a .gnu_debuglink naming a 100 GB file; a sparse kallsyms. Every command must end within 10 s, under a 4 GiB address
-# space (ulimit -v; not under ASan), with exit 0, or 1 and a message. A
-# capture read through a FIFO.
+# terminated; a .gnu_debuglink naming a 100 GB file; a sparse kallsyms;
+# 70000 mapped files (report). Every command must end within 10 s, under
+# a 4 GiB address space (ulimit -v; not under ASan), with exit 0, or 1 and
+# a message. A capture read through a FIFO.
 # With strace (plain build): no FIFO opened without O_NONBLOCK, nothing
 # opened under the build-id cache through "..", no device or /proc file
 # opened but for reading symbols the kernel way (/proc/kallsyms, modules).
@@ -74,6 +75,13 @@ if [ -f "$H/caps/bpf-btf-open.data" ]; then
         fail "hostile bpf-btf-open: $("$PERFSIFT" info --header "$H/caps/bpf-btf-open.data" 2>&1 |
              grep -a 'bpf_prog_info 120' | head -c 200)"
     fi
+fi
+
+# 70000 files mapped: report within the time limit (it was quadratic)
+if run_one "$H/caps/big/many-dsos.data" report --stdio; then
+    pass "hostile many-dsos: report of 70000 mapped files ends in time"
+else
+    fail "hostile many-dsos"
 fi
 
 # a kallsyms file of 2 GB of holes: one line of NULs, read up to the

@@ -16,6 +16,7 @@
                     REC-> of missing fields, sizes past the end, a format
                     count of 2^32-1)
   numa-cpus.data    a NUMA node whose cpu list is 0-2147483646
+  big/many-dsos.data 70000 files mapped, a sample in each (report only)
   zstd-bomb.data    COMPRESSED records: 256 MiB of zeros (records of size 0),
                     from 8 KB
   zstd-rounds.data  COMPRESSED records inflating to 128 MiB of valid
@@ -213,6 +214,18 @@ def numa_cpus(out):
             [(14, struct.pack('<I', 1) + node)])
 
 
+def many_dsos(out, n=70000):
+    """big/many-dsos.data: n files mapped, a sample in each (report looked
+    each frame's DSO up by a scan of all those before it)"""
+    data = [comm(1000, b'dsos')]
+    for i in range(n):
+        addr = 0x400000 + i * 0x1000
+        data.append(mmap(1000, addr, 0x1000, b'/nonexistent/lib%d.so' % i))
+        data.append(sample(1000, addr + 0x10, [addr + 0x10]))
+    os.makedirs(os.path.join(out, 'big'), exist_ok=True)
+    capture(os.path.join(out, 'big', 'many-dsos.data'), [attr()], b''.join(data))
+
+
 def zstd(data):
     try:
         return subprocess.run(['zstd', '-3', '-q', '-c'], input=data, check=True,
@@ -295,6 +308,7 @@ def main():
     comm_huge(out)
     tracing_bad(out)
     numa_cpus(out)
+    many_dsos(out)
     compressed_capture(os.path.join(out, 'zstd-bomb.data'), zstd(bytes(1 << 28)))
     rounds = struct.pack('<IHH', 68, 0, 8) * (1 << 24)
     compressed_capture(os.path.join(out, 'zstd-rounds.data'), zstd(rounds))
