@@ -31,6 +31,12 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cmd_bad_option(const char *cmd)
+{
+    fprintf(stderr, "Try 'perfsift %s --help'.\n", cmd);
+    return EXIT_USAGE;
+}
+
 static void print_warning(void *ctx, const ps_error *w)
 {
     if (!quiet_warnings)

@@ -26,6 +26,12 @@ typedef struct input_opts {
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/**
+ * getopt_long() returned '?': it has said which option and why, so only the
+ * hint follows. EXIT_USAGE.
+ */
+int cmd_bad_option(const char *cmd);
+
 /** 0 when path (a --kallsyms FILE, NULL: none) can be read; else prints why
  * and returns -1. perf refuses a missing one ("Invalid file"). */
 int cmd_check_kallsyms(const char *cmd, const char *path);

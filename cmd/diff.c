@@ -290,7 +290,7 @@ static int parse_args(diff *d, int argc, char **argv)
         case 'o': d->output = optarg; break;
         case 'q': d->quiet = d->fo.quiet = 1; break;
         case 'h': printf(usage_text, fold_usage); return -1;
-        default: return cmd_usage_error("diff", "unknown option");
+        default: return cmd_bad_option("diff");
         }
     }
     if (argc - optind != 2)

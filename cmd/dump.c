@@ -140,7 +140,7 @@ int cmd_dump(int argc, char **argv)
         case 'j': json = 1; break;
         case OPT_NO_STACK: flags |= JSON_RECORD_NO_STACK; break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return cmd_usage_error("dump", "unknown option");
+        default: return cmd_bad_option("dump");
         }
     }
     if (optind < argc)

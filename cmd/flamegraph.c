@@ -234,7 +234,7 @@ static int parse_args(flamegraph *fg, input_opts *in, fold_opts *fo, int argc, c
         case OPT_FOLDED_INPUT: fg->folded_input = optarg; break;
         case OPT_REVERSE: fg->reverse = 1; break;
         case 'h': printf(usage_text, fold_usage); return -1;
-        default: return cmd_usage_error("flamegraph", "unknown option");
+        default: return cmd_bad_option("flamegraph");
         }
     }
     if (optind < argc)

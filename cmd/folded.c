@@ -57,7 +57,7 @@ static int parse_args(int argc, char **argv, input_opts *in, fold_opts *o, const
         switch (c) {
         case 'o': *out = optarg; break;
         case 'h': printf(usage_text, fold_usage); return -1;
-        default: return cmd_usage_error("folded", "unknown option");
+        default: return cmd_bad_option("folded");
         }
     }
     if (optind < argc)

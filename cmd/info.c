@@ -250,7 +250,7 @@ int cmd_info(int argc, char **argv)
         case 'j': json = 1; break;
         case OPT_INFO_SYMFS: break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return cmd_usage_error("info", "unknown option");
+        default: return cmd_bad_option("info");
         }
     }
     if (optind < argc)

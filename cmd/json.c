@@ -242,7 +242,7 @@ static int parse_option(json_run *r, int c, const char **output)
     case OPT_KALLSYMS: r->wo.kallsyms = optarg; return 0;
     case OPT_NO_DEMANGLE: r->wo.no_demangle = 1; return 0;
     case 'h': fputs(usage_text, stdout); return -1;
-    default: return cmd_usage_error("json", "unknown option");
+    default: return cmd_bad_option("json");
     }
 }
 

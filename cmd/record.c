@@ -173,7 +173,7 @@ static int parse_args(record *r, int argc, char **argv, const char **repair, int
         case OPT_REPAIR: *repair = optarg; break;
         case 'q': r->quiet = 1; break;
         case 'h': usage(stdout); exit(EXIT_OK);
-        default: return EXIT_USAGE;
+        default: return cmd_bad_option("record");
         }
     }
     r->argv = optind < argc ? argv + optind : NULL;

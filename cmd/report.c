@@ -477,7 +477,7 @@ static int parse_args(report *r, int argc, char **argv)
             r->ho.no_chains = r->ho.max_stack == 0;
             break;
         case 'h': fputs(usage_text, stdout); return -1;
-        default: return cmd_usage_error("report", "unknown option");
+        default: return cmd_bad_option("report");
         }
     }
     if (argc - optind > 1)

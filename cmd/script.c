@@ -981,7 +981,7 @@ static int parse_args(script *sc, input_opts *in, ps_symbols_opts *so, int argc,
         case OPT_SHOW_KERNEL_PATH: break;   /* kallsyms has no path to show, and
                                              * its C names nothing to demangle */
         case 'h': fputs(usage_text, stdout); return -1;
-        default: return cmd_usage_error("script", "unknown option");
+        default: return cmd_bad_option("script");
         }
     }
     if (sc->reltime && sc->deltatime)

@@ -94,7 +94,7 @@ static int parse_args(int argc, char **argv, input_opts *in, sqlite_run *r)
         case OPT_KALLSYMS: r->wo.kallsyms = optarg; break;
         case OPT_NO_INLINE: r->wo.no_inline = 1; break;
         case 'h': fputs(usage_text, stdout); return -1;
-        default: return cmd_usage_error("sqlite", "unknown option");
+        default: return cmd_bad_option("sqlite");
         }
     }
     if (optind < argc)
