@@ -189,6 +189,13 @@ int cmd_check_kallsyms(const char *cmd, const char *path)
     return -1;
 }
 
+/* the failed write's message, unless the writer has given the reason */
+static void write_failed(const char *cmd, const char *path, int err)
+{
+    if (err != ECANCELED)
+        fprintf(stderr, "perfsift %s: cannot write %s: %s\n", cmd, path, strerror(err));
+}
+
 /*
  * An existing target that is no regular file (/dev/null, a FIFO, /dev/stdout
  * into a pipe, a terminal) is written into: renaming a temp file over it
@@ -196,18 +203,21 @@ int cmd_check_kallsyms(const char *cmd, const char *path)
  */
 static int write_into(const char *cmd, const char *path, cmd_writer write, void *ctx)
 {
-    int fd = open(path, O_WRONLY | O_CLOEXEC), rc = -1;
+    int fd = open(path, O_WRONLY | O_CLOEXEC), rc = -1, err;
     FILE *fp = NULL;
 
     if (fd >= 0 && (fp = fdopen(fd, "w")) == NULL)
         close(fd);
     else if (fp != NULL && write(fp, ctx) == 0 && fflush(fp) == 0 && !ferror(fp))
         rc = 0;
-    if (fp != NULL && fclose(fp) != 0)
+    err = errno;
+    if (fp != NULL && fclose(fp) != 0 && rc == 0) {
         rc = -1;
+        err = errno;
+    }
     if (rc == 0)
         return EXIT_OK;
-    fprintf(stderr, "perfsift %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+    write_failed(cmd, path, err);
     return EXIT_BADINPUT;
 }
 
@@ -217,7 +227,7 @@ static int write_atomic_at(const char *cmd, const char *path, cmd_writer write, 
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);
     FILE *fp = NULL;
-    int fd, rc = -1;
+    int fd, rc = -1, err;
 
     if (tmp == NULL) {
         fprintf(stderr, "perfsift %s: out of memory\n", cmd);
@@ -237,14 +247,17 @@ static int write_atomic_at(const char *cmd, const char *path, cmd_writer write, 
         close(fd);
     else if (write(fp, ctx) == 0 && fflush(fp) == 0 && !ferror(fp) && fsync(fd) == 0)
         rc = 0;
-    if (fp != NULL && fclose(fp) != 0)
+    err = errno;
+    if (fp != NULL && fclose(fp) != 0 && rc == 0) {
         rc = -1;
+        err = errno;
+    }
     if (rc == 0 && fchmod_default(tmp) == 0 && rename(tmp, path) == 0) {
         atomic_tmp = NULL;
         free(tmp);
         return EXIT_OK;
     }
-    fprintf(stderr, "perfsift %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+    write_failed(cmd, path, rc == 0 ? errno : err);
     unlink(tmp);
     atomic_tmp = NULL;
     free(tmp);

@@ -80,7 +80,8 @@ int cmd_finish_stdout(const char *cmd, int rc);
 void cmd_progress(ps_session *s, uint64_t nr_records);
 void cmd_progress_done(void);
 
-/** Writes a whole output to fp; 0, or -1 on error (errno set). */
+/** Writes a whole output to fp; 0, or -1 on error (errno set; ECANCELED:
+ * the writer has said why already). */
 typedef int (*cmd_writer)(FILE *fp, void *ctx);
 
 /**

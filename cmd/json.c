@@ -193,7 +193,10 @@ static int write_json(FILE *fp, void *ctx)
 
     r->out = fp;
     if (run(r) != EXIT_OK) {
-        errno = ECANCELED;      /* the reason is printed already */
+        /* an input error is printed already; a failed write (a full
+         * disk) is not, and errno still says why */
+        if (!ferror(fp))
+            errno = ECANCELED;
         return -1;
     }
     return ferror(fp) ? -1 : 0;
